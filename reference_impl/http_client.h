@@ -1,0 +1,39 @@
+#pragma once
+// A keep-alive HTTP client for :generateContent (cpp-httplib, TCP_NODELAY).
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "reference_impl/json.h"
+
+namespace gemini_oracle::ref {
+
+struct ClientOptions {
+  /// Scheme, host, port and an optional path prefix: "http://127.0.0.1:4242/s/7".
+  std::string base_url;
+  std::string api_key = "test-api-key";  // sent as x-goog-api-key
+  std::string api_version = "v1beta";
+  std::chrono::milliseconds connect_timeout{2000};
+  std::chrono::milliseconds read_timeout{30000};
+};
+
+class GeminiHttpClient {
+ public:
+  explicit GeminiHttpClient(ClientOptions options);
+  ~GeminiHttpClient();
+  GeminiHttpClient(const GeminiHttpClient&) = delete;
+  GeminiHttpClient& operator=(const GeminiHttpClient&) = delete;
+
+  /// POST {base}/{api_version}/models/{model}:generateContent with `body` dumped compactly.
+  /// Returns the parsed (kind-preserving) 2xx body. Throws ProviderError: http.transport,
+  /// http.status (Google error JSON mapped: HTTP status, Google status, message, raw body),
+  /// http.body (2xx that is not JSON).
+  Json GenerateContent(const std::string& model, const Json& body);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace gemini_oracle::ref

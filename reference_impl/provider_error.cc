@@ -1,0 +1,113 @@
+#include "reference_impl/provider_error.h"
+
+namespace gemini_oracle::ref {
+
+const std::vector<ErrorCodeInfo>& ErrorCatalogue() {
+  static const std::vector<ErrorCodeInfo> catalogue = {
+      // Parse time: the answer of the server.
+      {"response.malformed", "ADR-226.5",
+       "The response is not a GenerateContentResponse with a candidate content and a parts list."},
+      {"response.function_call_malformed", "ADR-224.1",
+       "A functionCall part has no nonempty string name, or its args is present but not an object."},
+      {"native_id.malformed", "ADR-226.5",
+       "A functionCall id in the response is present but is not a nonempty string."},
+      {"native_id.duplicate", "ADR-226.5",
+       "Two functionCall parts of one response carry the same id."},
+      // Build time: the carried transcript, refused before any contact.
+      {"transcript.malformed", "ADR-226.7",
+       "A message does not have the shape of the generic transcript (role, ids, calls, results)."},
+      {"transcript.duplicate_tool_call_id", "ADR-226.1",
+       "One assistant turn lists two tool calls with the same public id."},
+      {"transcript.orphan_result", "ADR-226.3",
+       "A tool result names a tool_call_id that no call of the turn it answers carries."},
+      {"transcript.duplicate_result", "ADR-226.3",
+       "Two tool results of one turn answer the same tool call."},
+      {"transcript.missing_result", "ADR-226.7",
+       "A turn's tool calls are answered only in part before the next request."},
+      {"capsule.malformed", "ADR-226.7",
+       "The owned Gemini capsule is not an object with an owner and a native_parts list."},
+      {"capsule.owner_mismatch", "ADR-226.7",
+       "The capsule names another turn as its owner."},
+      {"replay.native_id_malformed", "ADR-226.6",
+       "A carried native functionCall id is present but is not a nonempty string."},
+      {"replay.native_id_duplicate", "ADR-226.6",
+       "Two carried native functionCall parts of one turn share an id."},
+      {"binding.malformed", "ADR-226.15",
+       "tool_call_bindings is not a list of {tool_call_id, native_id} nonempty strings."},
+      {"binding.unexpected", "ADR-226.15",
+       "A turn without native ids carries a nonempty tool_call_bindings list."},
+      {"binding.not_one_to_one", "ADR-226.7",
+       "A public id or a native id appears in more than one binding of the turn."},
+      {"binding.unknown_call", "ADR-226.7",
+       "A binding names a public id that is not a tool call of the owning turn."},
+      {"binding.unknown_native_id", "ADR-226.7",
+       "A binding names a native id that no native functionCall part of the turn carries."},
+      {"binding.incomplete", "ADR-226.7",
+       "A native functionCall id of the turn, or one of its generic calls, has no binding."},
+      {"binding.call_mismatch", "ADR-226.7",
+       "A bound call's name or decoded arguments differ from its native part (ADR-226.8 rule)."},
+      {"binding.public_id_reused", "ADR-226.10",
+       "A public id bound to a native id also identifies another call in the transcript."},
+      {"legacy.ambiguous", "ADR-226.12",
+       "Older state without bindings has identical parallel calls with native ids."},
+      {"legacy.unmatched", "ADR-226.11",
+       "Older state without bindings has a call that matches no native part by name and arguments."},
+      // The exchange itself.
+      {"http.transport", "",
+       "The request could not be delivered or no response arrived within the timeout."},
+      {"http.status", "",
+       "The server answered with an HTTP error (Google error JSON kept for diagnostics)."},
+      {"http.body", "", "The server answered 2xx with a body that is not JSON."},
+  };
+  return catalogue;
+}
+
+const ErrorCodeInfo* FindErrorCode(std::string_view code) {
+  for (const auto& info : ErrorCatalogue()) {
+    if (info.code == code) return &info;
+  }
+  return nullptr;
+}
+
+namespace {
+
+const ErrorCodeInfo& Lookup(std::string_view code) {
+  if (const auto* info = FindErrorCode(code)) return *info;
+  throw std::logic_error("unknown provider error code");
+}
+
+std::string Compose(const ErrorCodeInfo& info, const Position& where) {
+  std::string text = "[" + std::string(info.code) + "]";
+  if (!info.clause.empty()) text += " " + std::string(info.clause) + ":";
+  text += " " + std::string(info.sentence);
+  std::string at;
+  if (where.turn) at += "turn " + std::to_string(*where.turn);
+  if (where.part) at += std::string(at.empty() ? "" : ", ") + "part " + std::to_string(*where.part);
+  if (!where.field.empty()) at += std::string(at.empty() ? "" : ", ") + "field " + where.field;
+  if (!at.empty()) text += " (at " + at + ")";
+  return text;
+}
+
+std::string ComposeHttp(const ErrorCodeInfo& info, const HttpFailure& http) {
+  std::string text = "[" + std::string(info.code) + "] " + std::string(info.sentence);
+  if (http.status != 0) text += " (HTTP " + std::to_string(http.status);
+  if (!http.google_status.empty()) text += " " + http.google_status;
+  if (http.status != 0) text += ")";
+  return text;
+}
+
+}  // namespace
+
+ProviderError::ProviderError(std::string_view code, Position position)
+    : std::runtime_error(Compose(Lookup(code), position)),
+      code_(code),
+      clause_(Lookup(code).clause),
+      position_(std::move(position)) {}
+
+ProviderError::ProviderError(std::string_view code, HttpFailure http)
+    : std::runtime_error(ComposeHttp(Lookup(code), http)),
+      code_(code),
+      clause_(Lookup(code).clause),
+      http_(std::move(http)) {}
+
+}  // namespace gemini_oracle::ref

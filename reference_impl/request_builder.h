@@ -1,0 +1,32 @@
+#pragma once
+// Transcript -> generateContent request body (ADR-224 and ADR-226 on the wire).
+
+#include <optional>
+#include <string>
+
+#include "reference_impl/json.h"
+#include "reference_impl/transcript.h"
+
+namespace gemini_oracle::ref {
+
+struct RequestOptions {
+  std::string model = "gemini-2.5-flash";
+  Json tools = Json::array();             // Gemini `tools`, sent as given
+  std::optional<std::string> tool_mode;   // functionCallingConfig.mode; "NONE" closes
+  std::optional<std::string> system_instruction;
+  Json generation_config = nullptr;       // null: omitted
+};
+
+/// Builds the wire copy; never modifies `transcript` (ADR-224.9). Validates everything first
+/// (Correlate) and throws ProviderError before anything could be sent.
+Json BuildRequest(const Transcript& transcript, const RequestOptions& options);
+
+/// ADR-224.1/2/4/5: the object root for a tool result's content.
+/// JSON object -> itself; JSON list -> {"0":..,"1":..}; JSON scalar -> {"output": value};
+/// non-JSON text -> {"output": text}; an error -> {"error": text}.
+Json ResultToResponseObject(const std::string& content, bool is_error);
+
+/// ADR-224.1: an args root as an object (a list becomes numeric keys; null/absent -> {}).
+Json ArgumentsRoot(const Json& arguments);
+
+}  // namespace gemini_oracle::ref
