@@ -1,1 +1,259 @@
-// in progress
+#include "reference_impl/correlation.h"
+
+#include <set>
+#include <unordered_map>
+
+#include "reference_impl/json_equality.h"
+#include "reference_impl/provider_error.h"
+
+namespace gemini_oracle::ref {
+namespace {
+
+// A native functionCall part of a carried capsule.
+struct NativeCall {
+  std::size_t part = 0;
+  std::string name;
+  Json args = Json::object();
+  std::optional<std::string> id;
+};
+
+[[noreturn]] void Refuse(const char* code, std::size_t turn, std::optional<std::size_t> part = {},
+                         const char* field = "") {
+  throw ProviderError(code, Position{turn, part, field});
+}
+
+// ADR-226.8 signature match between a generic call and a native part.
+bool SameCall(const ToolCall& call, const NativeCall& native) {
+  return call.name == native.name && ArgumentsEqual(call.arguments, native.args);
+}
+
+// Reads the capsule's function calls; ADR-226.6 refuses malformed or duplicate carried IDs.
+std::vector<NativeCall> ReadNativeCalls(const Json& parts, std::size_t turn) {
+  std::vector<NativeCall> calls;
+  std::set<std::string> seen;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const Json& part = parts[p];
+    if (!part.is_object()) Refuse("capsule.malformed", turn, p, "native_parts");
+    const auto fc = part.find("functionCall");
+    if (fc == part.end()) continue;
+    if (!fc->is_object()) Refuse("capsule.malformed", turn, p, "functionCall");
+    NativeCall native;
+    native.part = p;
+    const auto name = fc->find("name");
+    if (name == fc->end() || !name->is_string()) Refuse("capsule.malformed", turn, p, "name");
+    native.name = name->get<std::string>();
+    if (const auto args = fc->find("args"); args != fc->end()) native.args = *args;
+    if (const auto id = fc->find("id"); id != fc->end()) {
+      if (!id->is_string() || id->get_ref<const std::string&>().empty()) {
+        Refuse("replay.native_id_malformed", turn, p, "id");
+      }
+      if (!seen.insert(id->get<std::string>()).second) {
+        Refuse("replay.native_id_duplicate", turn, p, "id");
+      }
+      native.id = id->get<std::string>();
+    }
+    calls.push_back(std::move(native));
+  }
+  return calls;
+}
+
+struct Binding {
+  std::string tool_call_id;
+  std::string native_id;
+};
+
+// ADR-226.15: a present field is always structurally validated.
+std::vector<Binding> ReadBindings(const Json& field, std::size_t turn) {
+  if (!field.is_array()) Refuse("binding.malformed", turn, {}, "tool_call_bindings");
+  std::vector<Binding> bindings;
+  for (std::size_t b = 0; b < field.size(); ++b) {
+    const Json& entry = field[b];
+    const auto valid = [&](const char* key) {
+      const auto it = entry.find(key);
+      return it != entry.end() && it->is_string() && !it->get_ref<const std::string&>().empty();
+    };
+    if (!entry.is_object() || entry.size() != 2 || !valid("tool_call_id") || !valid("native_id")) {
+      Refuse("binding.malformed", turn, b, "tool_call_bindings");
+    }
+    bindings.push_back({entry["tool_call_id"].get<std::string>(),
+                        entry["native_id"].get<std::string>()});
+  }
+  return bindings;
+}
+
+// For ID-less turns the links only order the responses; they never carry an ID.
+void LinkIdLess(const Message& message, const std::vector<NativeCall>& natives,
+                TurnCorrelation& out) {
+  std::vector<bool> used(natives.size(), false);
+  for (const auto& call : message.tool_calls) {
+    for (std::size_t n = 0; n < natives.size(); ++n) {
+      if (!used[n] && SameCall(call, natives[n])) {
+        used[n] = true;
+        out.links[call.id] = CallLink{natives[n].part, natives[n].id};
+        break;
+      }
+    }
+  }
+  if (out.links.size() != message.tool_calls.size()) out.links.clear();  // partial: result order
+}
+
+// ADR-226.7: validated captured bindings.
+void LinkByBindings(const Message& message, std::size_t turn, const std::vector<Binding>& bindings,
+                    const std::vector<NativeCall>& natives, TurnCorrelation& out) {
+  std::unordered_map<std::string, std::size_t> call_index;
+  for (std::size_t c = 0; c < message.tool_calls.size(); ++c) {
+    call_index[message.tool_calls[c].id] = c;
+  }
+  std::unordered_map<std::string, std::size_t> native_index;
+  for (std::size_t n = 0; n < natives.size(); ++n) {
+    if (natives[n].id) native_index[*natives[n].id] = n;
+  }
+  std::set<std::string> bound_calls;
+  std::set<std::string> bound_natives;
+  for (std::size_t b = 0; b < bindings.size(); ++b) {
+    const Binding& binding = bindings[b];
+    if (!bound_calls.insert(binding.tool_call_id).second ||
+        !bound_natives.insert(binding.native_id).second) {
+      Refuse("binding.not_one_to_one", turn, b, "tool_call_bindings");
+    }
+    const auto c = call_index.find(binding.tool_call_id);
+    if (c == call_index.end()) Refuse("binding.unknown_call", turn, b, "tool_call_bindings");
+    const auto n = native_index.find(binding.native_id);
+    if (n == native_index.end()) {
+      Refuse("binding.unknown_native_id", turn, b, "tool_call_bindings");
+    }
+    const NativeCall& native = natives[n->second];
+    if (!SameCall(message.tool_calls[c->second], native)) {
+      Refuse("binding.call_mismatch", turn, c->second, "tool_calls");
+    }
+    out.links[binding.tool_call_id] = CallLink{native.part, native.id};
+  }
+  // Complete coverage: every native ID is bound ...
+  for (const auto& native : natives) {
+    if (native.id && !bound_natives.count(*native.id)) {
+      Refuse("binding.incomplete", turn, native.part, "tool_call_bindings");
+    }
+  }
+  // ... and every generic call is bound, except one that stands for an ID-less native part.
+  std::vector<bool> used(natives.size(), false);
+  for (std::size_t c = 0; c < message.tool_calls.size(); ++c) {
+    const ToolCall& call = message.tool_calls[c];
+    if (bound_calls.count(call.id)) continue;
+    bool linked = false;
+    for (std::size_t n = 0; n < natives.size() && !linked; ++n) {
+      if (!natives[n].id && !used[n] && SameCall(call, natives[n])) {
+        used[n] = true;
+        linked = true;
+        out.links[call.id] = CallLink{natives[n].part, std::nullopt};
+      }
+    }
+    if (!linked) Refuse("binding.incomplete", turn, c, "tool_calls");
+  }
+}
+
+// ADR-226.11/12: older capsules recover only an unambiguous name/argument association.
+void LinkLegacy(const Message& message, std::size_t turn, const std::vector<NativeCall>& natives,
+                TurnCorrelation& out) {
+  // Identical parallel signatures with populated native IDs cannot be told apart.
+  for (std::size_t a = 0; a < natives.size(); ++a) {
+    for (std::size_t b = a + 1; b < natives.size(); ++b) {
+      if ((natives[a].id || natives[b].id) && natives[a].name == natives[b].name &&
+          ArgumentsEqual(natives[a].args, natives[b].args)) {
+        Refuse("legacy.ambiguous", turn, natives[b].part, "native_parts");
+      }
+    }
+  }
+  std::set<std::size_t> taken;
+  for (std::size_t c = 0; c < message.tool_calls.size(); ++c) {
+    const ToolCall& call = message.tool_calls[c];
+    std::optional<std::size_t> match;
+    for (std::size_t n = 0; n < natives.size(); ++n) {
+      if (!SameCall(call, natives[n])) continue;
+      if (match) Refuse("legacy.ambiguous", turn, c, "tool_calls");
+      match = n;
+    }
+    if (!match) Refuse("legacy.unmatched", turn, c, "tool_calls");
+    // Two generic calls claiming one native part is the same ambiguity seen from the other side.
+    if (!taken.insert(*match).second) Refuse("legacy.ambiguous", turn, c, "tool_calls");
+    out.links[call.id] = CallLink{natives[*match].part, natives[*match].id};
+  }
+}
+
+}  // namespace
+
+std::vector<TurnCorrelation> Correlate(const Transcript& transcript) {
+  const auto& messages = transcript.messages;
+  std::vector<TurnCorrelation> result(messages.size());
+
+  std::unordered_map<std::string, std::size_t> public_id_uses;
+  for (const auto& m : messages) {
+    if (m.role != Role::kAssistant) continue;
+    for (const auto& call : m.tool_calls) ++public_id_uses[call.id];
+  }
+
+  for (std::size_t turn = 0; turn < messages.size(); ++turn) {
+    const Message& message = messages[turn];
+    if (message.role != Role::kAssistant) continue;
+
+    std::set<std::string> ids;
+    for (std::size_t c = 0; c < message.tool_calls.size(); ++c) {
+      const ToolCall& call = message.tool_calls[c];
+      if (call.id.empty() || call.name.empty()) {
+        Refuse("transcript.malformed", turn, c, "tool_calls");
+      }
+      if (!ids.insert(call.id).second) {
+        Refuse("transcript.duplicate_tool_call_id", turn, c, "tool_calls");
+      }
+    }
+
+    // ADR-226.16: only the owned Gemini capsule is read; foreign payloads are ignored.
+    const auto capsule = message.provider_state.find(kGeminiCapsuleKey);
+    if (capsule == message.provider_state.end()) continue;
+    if (!capsule->is_object()) Refuse("capsule.malformed", turn, {}, "provider_state");
+    const auto owner = capsule->find("owner");
+    const auto parts = capsule->find("native_parts");
+    if (owner == capsule->end() || !owner->is_string() || parts == capsule->end() ||
+        !parts->is_array()) {
+      Refuse("capsule.malformed", turn, {}, "provider_state");
+    }
+    // ADR-226.7: the capsule belongs to the turn that carries it.
+    if (owner->get_ref<const std::string&>() != message.id) {
+      Refuse("capsule.owner_mismatch", turn, {}, "owner");
+    }
+
+    TurnCorrelation& out = result[turn];
+    out.owned = true;
+    const std::vector<NativeCall> natives = ReadNativeCalls(*parts, turn);
+    bool has_native_ids = false;
+    for (const auto& n : natives) has_native_ids = has_native_ids || n.id.has_value();
+    // ADR-226.13/14: ID-less and native-only turns add no generic call-list requirement.
+    const bool compatible = !has_native_ids || message.tool_calls.empty();
+
+    const auto field = capsule->find("tool_call_bindings");
+    if (field != capsule->end()) {
+      const std::vector<Binding> bindings = ReadBindings(*field, turn);
+      if (compatible) {
+        if (!bindings.empty()) Refuse("binding.unexpected", turn, {}, "tool_call_bindings");
+        LinkIdLess(message, natives, out);
+      } else {
+        LinkByBindings(message, turn, bindings, natives, out);
+      }
+    } else if (compatible) {
+      LinkIdLess(message, natives, out);
+    } else {
+      LinkLegacy(message, turn, natives, out);
+    }
+
+    // ADR-226.10: a public ID tied to a native ID names no other call anywhere.
+    for (std::size_t c = 0; c < message.tool_calls.size(); ++c) {
+      const auto link = out.links.find(message.tool_calls[c].id);
+      if (link != out.links.end() && link->second.native_id &&
+          public_id_uses[message.tool_calls[c].id] > 1) {
+        Refuse("binding.public_id_reused", turn, c, "tool_calls");
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace gemini_oracle::ref

@@ -1,1 +1,202 @@
-// in progress
+#include "reference_impl/request_builder.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "reference_impl/correlation.h"
+#include "reference_impl/provider_error.h"
+
+namespace gemini_oracle::ref {
+namespace {
+
+[[noreturn]] void Refuse(const char* code, std::size_t turn, std::optional<std::size_t> part = {},
+                         const char* field = "") {
+  throw ProviderError(code, Position{turn, part, field});
+}
+
+Json TextPart(const std::string& text) {
+  Json part = Json::object();
+  part["text"] = text;
+  return part;
+}
+
+Json Content(const char* role, Json parts) {
+  Json content = Json::object();
+  content["role"] = role;
+  content["parts"] = std::move(parts);
+  return content;
+}
+
+// ADR-224.7/8: the owned native parts in order with every member; only a non-object
+// functionCall.args root is repaired, on this copy.
+Json ReplayNativeParts(const Json& native_parts, std::size_t turn) {
+  Json parts = native_parts;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    auto fc = parts[p].find("functionCall");
+    if (fc == parts[p].end()) continue;
+    auto args = fc->find("args");
+    if (args == fc->end() || args->is_object()) continue;
+    auto root = ArgumentsRoot(*args);
+    if (!root) Refuse("capsule.malformed", turn, p, "args");
+    *args = std::move(*root);
+  }
+  return parts;
+}
+
+// ADR-224.10, 226.16: a foreign or generic turn is rebuilt from its generic calls, no IDs.
+Json RebuildGenericTurn(const Message& message, std::size_t turn) {
+  Json parts = Json::array();
+  if (!message.content.empty()) parts.push_back(TextPart(message.content));
+  for (std::size_t c = 0; c < message.tool_calls.size(); ++c) {
+    const ToolCall& call = message.tool_calls[c];
+    auto root = ArgumentsRoot(call.arguments);
+    if (!root) Refuse("transcript.malformed", turn, c, "arguments");
+    Json fc = Json::object();
+    fc["name"] = call.name;
+    fc["args"] = std::move(*root);
+    Json part = Json::object();
+    part["functionCall"] = std::move(fc);
+    parts.push_back(std::move(part));
+  }
+  return parts;
+}
+
+// All results answering one turn, in one user content (Gemini requires one response part per
+// call in one turn), ordered like the functionCall parts they answer.
+Json BuildResults(const Message& call_turn, std::size_t call_turn_index,
+                  const TurnCorrelation& correlation, const std::vector<Message>& messages,
+                  std::size_t first, std::size_t end) {
+  std::unordered_map<std::string, std::size_t> call_index;
+  for (std::size_t c = 0; c < call_turn.tool_calls.size(); ++c) {
+    call_index[call_turn.tool_calls[c].id] = c;
+  }
+  struct Answer {
+    std::size_t order;
+    const Message* result;
+    const ToolCall* call;
+  };
+  std::vector<Answer> answers;
+  std::vector<bool> answered(call_turn.tool_calls.size(), false);
+  const bool by_native_order =
+      correlation.owned && correlation.links.size() == call_turn.tool_calls.size();
+  for (std::size_t r = first; r < end; ++r) {
+    const Message& result = messages[r];
+    const auto c = call_index.find(result.tool_call_id);
+    if (c == call_index.end()) Refuse("transcript.orphan_result", r, {}, "tool_call_id");
+    if (answered[c->second]) Refuse("transcript.duplicate_result", r, {}, "tool_call_id");
+    answered[c->second] = true;
+    const ToolCall& call = call_turn.tool_calls[c->second];
+    const std::size_t order =
+        by_native_order ? correlation.links.at(call.id).native_part : c->second;
+    answers.push_back({order, &result, &call});
+  }
+  for (std::size_t c = 0; c < answered.size(); ++c) {
+    if (!answered[c]) Refuse("transcript.missing_result", call_turn_index, c, "tool_calls");
+  }
+  std::stable_sort(answers.begin(), answers.end(),
+                   [](const Answer& a, const Answer& b) { return a.order < b.order; });
+
+  Json parts = Json::array();
+  for (const Answer& answer : answers) {
+    Json fr = Json::object();
+    // ADR-226.3/4: echo exactly the bound native ID; absent stays absent.
+    if (correlation.owned) {
+      const auto link = correlation.links.find(answer.call->id);
+      if (link != correlation.links.end() && link->second.native_id) {
+        fr["id"] = *link->second.native_id;
+      }
+    }
+    fr["name"] = answer.call->name;
+    fr["response"] = ResultToResponseObject(answer.result->content, answer.result->is_error);
+    Json part = Json::object();
+    part["functionResponse"] = std::move(fr);
+    parts.push_back(std::move(part));
+  }
+  return Content("user", std::move(parts));
+}
+
+}  // namespace
+
+Json ListAsNumericKeyObject(const Json& list) {
+  Json object = Json::object();
+  for (std::size_t i = 0; i < list.size(); ++i) object[std::to_string(i)] = list[i];
+  return object;
+}
+
+std::optional<Json> ArgumentsRoot(const Json& arguments) {
+  if (arguments.is_object()) return arguments;
+  if (arguments.is_array()) return ListAsNumericKeyObject(arguments);
+  if (arguments.is_null()) return Json::object();
+  return std::nullopt;
+}
+
+Json ResultToResponseObject(const std::string& content, bool is_error) {
+  Json wrapped = Json::object();
+  if (is_error) {
+    wrapped["error"] = content;
+    return wrapped;
+  }
+  Json decoded = Json::parse(content, nullptr, /*allow_exceptions=*/false);
+  if (decoded.is_discarded()) {
+    wrapped["output"] = content;  // plain text
+    return wrapped;
+  }
+  if (decoded.is_object()) return decoded;                             // ADR-224.2
+  if (decoded.is_array()) return ListAsNumericKeyObject(decoded);      // ADR-224.4
+  wrapped["output"] = std::move(decoded);                              // ADR-224.5
+  return wrapped;
+}
+
+Json BuildRequest(const Transcript& transcript, const RequestOptions& options) {
+  const std::vector<TurnCorrelation> correlation = Correlate(transcript);
+  const auto& messages = transcript.messages;
+
+  Json contents = Json::array();
+  Json system_parts = Json::array();
+  if (options.system_instruction) system_parts.push_back(TextPart(*options.system_instruction));
+
+  for (std::size_t i = 0; i < messages.size();) {
+    const Message& message = messages[i];
+    switch (message.role) {
+      case Role::kSystem:
+        system_parts.push_back(TextPart(message.content));
+        ++i;
+        break;
+      case Role::kUser:
+        contents.push_back(Content("user", Json::array({TextPart(message.content)})));
+        ++i;
+        break;
+      case Role::kTool:
+        Refuse("transcript.orphan_result", i, {}, "tool_call_id");
+      case Role::kAssistant: {
+        const TurnCorrelation& turn = correlation[i];
+        Json parts = turn.owned ? ReplayNativeParts(
+                                      message.provider_state[kGeminiCapsuleKey]["native_parts"], i)
+                                : RebuildGenericTurn(message, i);
+        if (parts.empty()) parts.push_back(TextPart(""));
+        contents.push_back(Content("model", std::move(parts)));
+        std::size_t end = i + 1;
+        while (end < messages.size() && messages[end].role == Role::kTool) ++end;
+        if (!message.tool_calls.empty()) {
+          contents.push_back(BuildResults(message, i, turn, messages, i + 1, end));
+        } else if (end > i + 1) {
+          Refuse("transcript.orphan_result", i + 1, {}, "tool_call_id");
+        }
+        i = end;
+        break;
+      }
+    }
+  }
+
+  Json request = Json::object();
+  request["contents"] = std::move(contents);
+  if (!options.tools.empty()) request["tools"] = options.tools;
+  if (options.tool_mode) {
+    request["toolConfig"]["functionCallingConfig"]["mode"] = *options.tool_mode;
+  }
+  if (!system_parts.empty()) request["systemInstruction"]["parts"] = std::move(system_parts);
+  if (!options.generation_config.is_null()) request["generationConfig"] = options.generation_config;
+  return request;
+}
+
+}  // namespace gemini_oracle::ref

@@ -26,7 +26,11 @@ Json BuildRequest(const Transcript& transcript, const RequestOptions& options);
 /// non-JSON text -> {"output": text}; an error -> {"error": text}.
 Json ResultToResponseObject(const std::string& content, bool is_error);
 
-/// ADR-224.1: an args root as an object (a list becomes numeric keys; null/absent -> {}).
-Json ArgumentsRoot(const Json& arguments);
+/// ADR-224.1: an args root as an object: an object stays itself, a list becomes numeric keys
+/// "0","1",… (an empty list {}), null becomes {}. nullopt for a scalar, which no call can carry.
+std::optional<Json> ArgumentsRoot(const Json& arguments);
+
+/// ADR-224.4: a list as an object keyed by its indices; nested values are untouched (224.6).
+Json ListAsNumericKeyObject(const Json& list);
 
 }  // namespace gemini_oracle::ref

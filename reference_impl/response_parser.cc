@@ -1,1 +1,127 @@
-// in progress
+#include "reference_impl/response_parser.h"
+
+#include <set>
+#include <unordered_set>
+
+#include "reference_impl/provider_error.h"
+
+namespace gemini_oracle::ref {
+namespace {
+
+[[noreturn]] void Refuse(const char* code, std::optional<std::size_t> part = {},
+                         const char* field = "") {
+  throw ProviderError(code, Position{std::nullopt, part, field});
+}
+
+// Every ID already naming a turn or a call in the conversation, so new ones never collide.
+struct TakenIds {
+  std::unordered_set<std::string> turns;
+  std::unordered_set<std::string> calls;
+  std::size_t call_count = 0;
+
+  explicit TakenIds(const Transcript& conversation) {
+    for (const auto& m : conversation.messages) {
+      if (!m.id.empty()) turns.insert(m.id);
+      for (const auto& c : m.tool_calls) calls.insert(c.id);
+      call_count += m.tool_calls.size();
+      if (!m.tool_call_id.empty()) calls.insert(m.tool_call_id);
+    }
+  }
+
+  static std::string Fresh(std::unordered_set<std::string>& taken, const char* prefix,
+                           std::size_t start) {
+    for (std::size_t n = start;; ++n) {
+      std::string id = prefix + std::to_string(n);
+      if (taken.insert(id).second) return id;
+    }
+  }
+};
+
+}  // namespace
+
+Message ParseResponse(const Json& response, const Transcript& conversation) {
+  if (!response.is_object()) Refuse("response.malformed");
+  const auto candidates = response.find("candidates");
+  if (candidates == response.end() || !candidates->is_array() || candidates->empty() ||
+      !(*candidates)[0].is_object()) {
+    Refuse("response.malformed", {}, "candidates");
+  }
+  const Json& candidate = (*candidates)[0];
+  const auto content = candidate.find("content");
+  if (content == candidate.end() || !content->is_object()) {
+    Refuse("response.malformed", {}, "content");
+  }
+  Json parts = Json::array();
+  if (const auto p = content->find("parts"); p != content->end()) {
+    if (!p->is_array()) Refuse("response.malformed", {}, "parts");
+    parts = *p;
+  }
+
+  TakenIds taken(conversation);
+  // A synthesized ID never coincides with a native one of this answer, so no reader can mistake
+  // one for the other.
+  for (const auto& part : parts) {
+    if (!part.is_object()) continue;
+    const auto fc = part.find("functionCall");
+    if (fc == part.end() || !fc->is_object()) continue;
+    const auto id = fc->find("id");
+    if (id != fc->end() && id->is_string()) taken.calls.insert(id->get<std::string>());
+  }
+  Message turn;
+  turn.role = Role::kAssistant;
+  turn.id = TakenIds::Fresh(taken.turns, "turn_", conversation.messages.size() + 1);
+
+  Json bindings = Json::array();
+  std::set<std::string> native_ids;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const Json& part = parts[p];
+    if (!part.is_object()) Refuse("response.malformed", p, "parts");
+    if (const auto text = part.find("text"); text != part.end()) {
+      if (!text->is_string()) Refuse("response.malformed", p, "text");
+      const auto thought = part.find("thought");
+      const bool is_thought = thought != part.end() && thought->is_boolean() && thought->get<bool>();
+      if (!is_thought) turn.content += text->get<std::string>();
+    }
+    const auto fc = part.find("functionCall");
+    if (fc == part.end()) continue;
+    if (!fc->is_object()) Refuse("response.function_call_malformed", p, "functionCall");
+    const auto name = fc->find("name");
+    if (name == fc->end() || !name->is_string() || name->get_ref<const std::string&>().empty()) {
+      Refuse("response.function_call_malformed", p, "name");
+    }
+    Json args = Json::object();
+    if (const auto a = fc->find("args"); a != fc->end()) {
+      if (!a->is_object()) Refuse("response.function_call_malformed", p, "args");
+      args = *a;
+    }
+    ToolCall call;
+    // ADR-226.1: the public ID is always synthesized, never the native one.
+    call.id = TakenIds::Fresh(taken.calls, "tc_", taken.call_count + turn.tool_calls.size() + 1);
+    call.name = name->get<std::string>();
+    call.arguments = std::move(args);
+    // ADR-226.5: a present native ID is a nonempty string, unique in the response.
+    if (const auto id = fc->find("id"); id != fc->end()) {
+      if (!id->is_string() || id->get_ref<const std::string&>().empty()) {
+        Refuse("native_id.malformed", p, "id");
+      }
+      if (!native_ids.insert(id->get<std::string>()).second) {
+        Refuse("native_id.duplicate", p, "id");
+      }
+      // ADR-226.2: bind at parse time.
+      Json binding = Json::object();
+      binding["tool_call_id"] = call.id;
+      binding["native_id"] = id->get<std::string>();
+      bindings.push_back(std::move(binding));
+    }
+    turn.tool_calls.push_back(std::move(call));
+  }
+
+  Json capsule = Json::object();
+  capsule["owner"] = turn.id;
+  capsule["native_parts"] = std::move(parts);  // exactly as received (ADR-226.2, 224.8)
+  capsule["tool_call_bindings"] = std::move(bindings);
+  turn.provider_state[kGeminiCapsuleKey] = std::move(capsule);
+  return turn;
+}
+
+}  // namespace gemini_oracle::ref

@@ -1,0 +1,231 @@
+#include "reference_impl/correlation.h"
+
+#include <gtest/gtest.h>
+
+#include "reference_impl/provider_error.h"
+#include "reference_impl/request_builder.h"
+#include "tests/reference_impl/test_support.h"
+
+namespace gemini_oracle::ref {
+namespace {
+
+using testing::Conversation;
+using testing::OwnedTurn;
+
+constexpr const char* kTwoCalls = R"([{"id":"tc_1","name":"f","arguments":{"x":1}},
+                                      {"id":"tc_2","name":"f","arguments":{"x":2}}])";
+constexpr const char* kTwoParts = R"([{"functionCall":{"id":"n1","name":"f","args":{"x":1}}},
+                                      {"functionCall":{"id":"n2","name":"f","args":{"x":2}}}])";
+constexpr const char* kGoodBindings = R"([{"tool_call_id":"tc_1","native_id":"n1"},
+                                          {"tool_call_id":"tc_2","native_id":"n2"}])";
+
+std::string Refusal(const std::string& assistant_turn, const std::string& extra = "") {
+  const std::string messages =
+      R"([{"role":"user","content":"go"},)" + assistant_turn + extra + "]";
+  try {
+    Correlate(Conversation(messages));
+  } catch (const ProviderError& e) {
+    return e.code();
+  }
+  return "accepted";
+}
+
+// Accepts captured bindings that are complete, one-to-one and matching (positive control).
+TEST(Correlation, AcceptsValidBindings) {
+  EXPECT_EQ(Refusal(OwnedTurn("t1", kTwoCalls, kTwoParts, kGoodBindings)), "accepted");
+  const Transcript t =
+      Conversation(std::string(R"([{"role":"user","content":"go"},)") +
+                   OwnedTurn("t1", kTwoCalls, kTwoParts, kGoodBindings) + "]");
+  const auto result = Correlate(t);
+  ASSERT_TRUE(result[1].owned);
+  EXPECT_EQ(result[1].links.at("tc_2").native_id, "n2");
+  EXPECT_EQ(result[1].links.at("tc_2").native_part, 1u);
+}
+
+struct RefusalRow {
+  const char* name;
+  std::string turn;
+  std::string extra;
+  const char* code;
+};
+
+class CorrelationRefusals : public ::testing::TestWithParam<RefusalRow> {};
+
+// Refuses each kind of bad carried state with its own code (ADR-226.6/7/10/11/12/15).
+TEST_P(CorrelationRefusals, RefusesWithTheRuleCode) {
+  EXPECT_EQ(Refusal(GetParam().turn, GetParam().extra), GetParam().code);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    CarriedState, CorrelationRefusals,
+    ::testing::Values(
+        RefusalRow{"OwnerMismatch",
+                   R"({"role":"assistant","id":"t1","tool_calls":[],
+                       "provider_state":{"gemini":{"owner":"t9","native_parts":[]}}})",
+                   "", "capsule.owner_mismatch"},
+        RefusalRow{"CapsuleNotObject",
+                   R"({"role":"assistant","id":"t1","tool_calls":[],"provider_state":{"gemini":[]}})",
+                   "", "capsule.malformed"},
+        RefusalRow{"CapsuleWithoutParts",
+                   R"({"role":"assistant","id":"t1","tool_calls":[],"provider_state":{"gemini":{"owner":"t1"}}})",
+                   "", "capsule.malformed"},
+        RefusalRow{"ReplayIdEmpty",
+                   OwnedTurn("t1", "[]", R"([{"functionCall":{"id":"","name":"f","args":{}}}])", ""),
+                   "", "replay.native_id_malformed"},
+        RefusalRow{"ReplayIdNumber",
+                   OwnedTurn("t1", "[]", R"([{"functionCall":{"id":3,"name":"f","args":{}}}])", ""),
+                   "", "replay.native_id_malformed"},
+        RefusalRow{"ReplayIdDuplicate",
+                   OwnedTurn("t1", "[]",
+                             R"([{"functionCall":{"id":"a","name":"f","args":{}}},
+                                 {"functionCall":{"id":"a","name":"g","args":{}}}])",
+                             ""),
+                   "", "replay.native_id_duplicate"},
+        RefusalRow{"BindingsNotList", OwnedTurn("t1", kTwoCalls, kTwoParts, "{}"), "",
+                   "binding.malformed"},
+        RefusalRow{"BindingMissingNativeId",
+                   OwnedTurn("t1", kTwoCalls, kTwoParts, R"([{"tool_call_id":"tc_1"}])"), "",
+                   "binding.malformed"},
+        RefusalRow{"BindingEmptyString",
+                   OwnedTurn("t1", kTwoCalls, kTwoParts,
+                             R"([{"tool_call_id":"tc_1","native_id":""}])"),
+                   "", "binding.malformed"},
+        RefusalRow{"BindingExtraMember",
+                   OwnedTurn("t1", kTwoCalls, kTwoParts,
+                             R"([{"tool_call_id":"tc_1","native_id":"n1","x":1}])"),
+                   "", "binding.malformed"},
+        RefusalRow{"NonEmptyBindingsOnIdLessTurn",
+                   OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{}}])",
+                             R"([{"functionCall":{"name":"f","args":{}}}])",
+                             R"([{"tool_call_id":"tc_1","native_id":"n1"}])"),
+                   "", "binding.unexpected"},
+        RefusalRow{"BindingTwiceForOneCall",
+                   OwnedTurn("t1", kTwoCalls, kTwoParts,
+                             R"([{"tool_call_id":"tc_1","native_id":"n1"},
+                                 {"tool_call_id":"tc_1","native_id":"n2"}])"),
+                   "", "binding.not_one_to_one"},
+        RefusalRow{"BindingToForeignCall",
+                   OwnedTurn("t1", kTwoCalls, kTwoParts,
+                             R"([{"tool_call_id":"tc_1","native_id":"n1"},
+                                 {"tool_call_id":"tc_9","native_id":"n2"}])"),
+                   "", "binding.unknown_call"},
+        RefusalRow{"BindingToUnknownNativeId",
+                   OwnedTurn("t1", kTwoCalls, kTwoParts,
+                             R"([{"tool_call_id":"tc_1","native_id":"n1"},
+                                 {"tool_call_id":"tc_2","native_id":"n7"}])"),
+                   "", "binding.unknown_native_id"},
+        RefusalRow{"BindingsIncomplete",
+                   OwnedTurn("t1", kTwoCalls, kTwoParts,
+                             R"([{"tool_call_id":"tc_1","native_id":"n1"}])"),
+                   "", "binding.incomplete"},
+        RefusalRow{"BindingsSwapped",
+                   OwnedTurn("t1", kTwoCalls, kTwoParts,
+                             R"([{"tool_call_id":"tc_1","native_id":"n2"},
+                                 {"tool_call_id":"tc_2","native_id":"n1"}])"),
+                   "", "binding.call_mismatch"},
+        RefusalRow{"BoundArgumentsRoundedLargeInteger",
+                   OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{"x":9007199254740993}}])",
+                             R"([{"functionCall":{"id":"n1","name":"f","args":{"x":9007199254740992.0}}}])",
+                             R"([{"tool_call_id":"tc_1","native_id":"n1"}])"),
+                   "", "binding.call_mismatch"},
+        RefusalRow{"BoundArgumentsStringForNumber",
+                   OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{"x":"1"}}])",
+                             R"([{"functionCall":{"id":"n1","name":"f","args":{"x":1}}}])",
+                             R"([{"tool_call_id":"tc_1","native_id":"n1"}])"),
+                   "", "binding.call_mismatch"},
+        RefusalRow{"PublicIdReusedLater", OwnedTurn("t1", kTwoCalls, kTwoParts, kGoodBindings),
+                   R"(,{"role":"tool","tool_call_id":"tc_1","name":"f","content":"1"},
+                      {"role":"tool","tool_call_id":"tc_2","name":"f","content":"2"},
+                      {"role":"assistant","id":"t2","content":"","tool_calls":[{"id":"tc_1","name":"g","arguments":{}}]})",
+                   "binding.public_id_reused"},
+        RefusalRow{"LegacyIdenticalParallelCalls",
+                   OwnedTurn("t1",
+                             R"([{"id":"tc_1","name":"f","arguments":{"x":1}},
+                                 {"id":"tc_2","name":"f","arguments":{"x":1}}])",
+                             R"([{"functionCall":{"id":"n1","name":"f","args":{"x":1}}},
+                                 {"functionCall":{"id":"n2","name":"f","args":{"x":1.0}}}])",
+                             ""),
+                   "", "legacy.ambiguous"},
+        RefusalRow{"LegacyCallWithoutNativeMatch",
+                   OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{"x":3}}])",
+                             R"([{"functionCall":{"id":"n1","name":"f","args":{"x":1}}}])", ""),
+                   "", "legacy.unmatched"},
+        RefusalRow{"DuplicatePublicIdInTurn",
+                   R"({"role":"assistant","id":"t1","tool_calls":[{"id":"a","name":"f","arguments":{}},{"id":"a","name":"g","arguments":{}}]})",
+                   "", "transcript.duplicate_tool_call_id"}),
+    [](const ::testing::TestParamInfo<RefusalRow>& info) { return info.param.name; });
+
+// Recovers older capsules only by unambiguous name and arguments, never by position (226.11).
+TEST(Correlation, LegacyRecoversByNameAndArguments) {
+  const Transcript t = Conversation(
+      std::string(R"([{"role":"user","content":"go"},)") +
+      OwnedTurn("t1",
+                R"([{"id":"tc_2","name":"f","arguments":{"x":2}},
+                    {"id":"tc_1","name":"f","arguments":{"x":1}}])",
+                kTwoParts, "") +
+      "]");
+  const auto result = Correlate(t);
+  EXPECT_EQ(result[1].links.at("tc_1").native_id, "n1");
+  EXPECT_EQ(result[1].links.at("tc_2").native_id, "n2");
+}
+
+// Accepts ID-less turns, native-only turns and an empty bindings list on them (226.13-15).
+TEST(Correlation, AcceptsCompatibleTurns) {
+  EXPECT_EQ(Refusal(OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{}}])",
+                              R"([{"functionCall":{"name":"f","args":{}}}])", "")),
+            "accepted");
+  EXPECT_EQ(Refusal(OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{}}])",
+                              R"([{"functionCall":{"name":"f","args":{}}}])", "[]")),
+            "accepted");
+  EXPECT_EQ(Refusal(OwnedTurn("t1", "[]", R"([{"text":"","thoughtSignature":"c2ln"}])", "[]")),
+            "accepted");
+  EXPECT_EQ(Refusal(OwnedTurn("t1", "[]", R"([{"functionCall":{"id":"n1","name":"f"}}])", "")),
+            "accepted");
+  // Identical ID-less parallel calls carry no ID to confuse.
+  EXPECT_EQ(Refusal(OwnedTurn("t1",
+                              R"([{"id":"tc_1","name":"f","arguments":{}},
+                                  {"id":"tc_2","name":"f","arguments":{}}])",
+                              R"([{"functionCall":{"name":"f","args":{}}},
+                                  {"functionCall":{"name":"f","args":{}}}])",
+                              "")),
+            "accepted");
+}
+
+// Ignores a foreign provider's payload, whatever IDs it holds (ADR-226.16).
+TEST(Correlation, ForeignPayloadIsNotACapsule) {
+  EXPECT_EQ(Refusal(R"({"role":"assistant","id":"t1","tool_calls":[{"id":"call_1","name":"f","arguments":{}}],
+                        "provider_state":{"openai":{"tool_call_bindings":[{"bogus":1}]}}})"),
+            "accepted");
+}
+
+// Never puts argument values, native IDs, signatures or text into an error (ADR-226.19).
+TEST(Correlation, ErrorsNeverEchoNativeContent) {
+  const std::string s = "SENTINEL-d41d8";
+  const std::vector<std::string> turns = {
+      OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{"q":")" + s + R"("}}])",
+                R"([{"text":")" + s + R"("},{"functionCall":{"id":")" + s +
+                    R"(","name":"f","args":{"q":")" + s + R"(x"}},"thoughtSignature":")" + s +
+                    R"("}])",
+                R"([{"tool_call_id":"tc_1","native_id":")" + s + R"("}])"),
+      OwnedTurn("t1", "[]",
+                R"([{"functionCall":{"id":")" + s + R"(","name":"f","args":{}}},)"
+                R"({"functionCall":{"id":")" + s + R"(","name":"f","args":{"v":")" + s + R"("}}}])",
+                ""),
+      OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{}}])",
+                R"([{"functionCall":{"name":"f","args":{}},"thoughtSignature":")" + s + R"("}])",
+                R"([{"tool_call_id":"tc_1","native_id":")" + s + R"("}])"),
+  };
+  for (const auto& turn : turns) {
+    const Transcript t =
+        Conversation(std::string(R"([{"role":"user","content":")") + s + R"("},)" + turn + "]");
+    try {
+      BuildRequest(t, RequestOptions{});
+      ADD_FAILURE() << "accepted bad state";
+    } catch (const ProviderError& e) {
+      EXPECT_EQ(std::string(e.what()).find("SENTINEL"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gemini_oracle::ref
