@@ -1,1 +1,117 @@
-// in progress
+#include "reference_impl/http_client.h"
+
+#include <httplib.h>
+
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+#include "reference_impl/provider_error.h"
+
+namespace gemini_oracle::ref {
+namespace {
+
+struct SplitUrl {
+  std::string scheme_host_port;  // "http://127.0.0.1:4242"
+  std::string path_prefix;       // "/s/7", or "" for none
+};
+
+SplitUrl SplitBaseUrl(const std::string& base_url) {
+  const std::size_t scheme_end = base_url.find("://");
+  if (scheme_end == std::string::npos || scheme_end == 0) {
+    throw std::invalid_argument("GeminiHttpClient: base_url needs a scheme");
+  }
+  const std::size_t path_start = base_url.find('/', scheme_end + 3);
+  if (path_start == scheme_end + 3) {
+    throw std::invalid_argument("GeminiHttpClient: base_url needs a host");
+  }
+  SplitUrl split;
+  split.scheme_host_port = base_url.substr(0, path_start);
+  if (path_start != std::string::npos) split.path_prefix = base_url.substr(path_start);
+  while (!split.path_prefix.empty() && split.path_prefix.back() == '/') {
+    split.path_prefix.pop_back();
+  }
+  return split;
+}
+
+// Google's SDKs accept both "gemini-2.5-flash" and "models/gemini-2.5-flash".
+std::string_view BareModel(std::string_view model) {
+  constexpr std::string_view kModels = "models/";
+  if (model.starts_with(kModels)) model.remove_prefix(kModels.size());
+  return model;
+}
+
+// Takes error.status and error.message from a Google error JSON; leaves them empty when the
+// body has another shape.
+HttpFailure MapFailure(const httplib::Response& res) {
+  HttpFailure failure;
+  failure.status = res.status;
+  failure.raw_body = res.body;
+  const Json parsed = Json::parse(res.body, nullptr, /*allow_exceptions=*/false);
+  if (!parsed.is_object()) return failure;
+  const auto error = parsed.find("error");
+  if (error == parsed.end() || !error->is_object()) return failure;
+  if (const auto status = error->find("status"); status != error->end() && status->is_string()) {
+    failure.google_status = status->get<std::string>();
+  }
+  if (const auto message = error->find("message");
+      message != error->end() && message->is_string()) {
+    failure.provider_message = message->get<std::string>();
+  }
+  return failure;
+}
+
+}  // namespace
+
+struct GeminiHttpClient::Impl {
+  Impl(ClientOptions opts, SplitUrl split)
+      : options(std::move(opts)),
+        path_prefix(std::move(split.path_prefix)),
+        client(split.scheme_host_port) {}
+
+  ClientOptions options;
+  std::string path_prefix;
+  httplib::Client client;
+};
+
+GeminiHttpClient::GeminiHttpClient(ClientOptions options) {
+  SplitUrl split = SplitBaseUrl(options.base_url);
+  impl_ = std::make_unique<Impl>(std::move(options), std::move(split));
+  httplib::Client& client = impl_->client;
+  if (!client.is_valid()) throw std::invalid_argument("GeminiHttpClient: unusable base_url");
+  client.set_keep_alive(true);
+  // Without it every keep-alive request on loopback waits for delayed ACKs (~40 ms).
+  client.set_tcp_nodelay(true);
+  client.set_follow_location(false);
+  client.set_connection_timeout(impl_->options.connect_timeout);
+  client.set_read_timeout(impl_->options.read_timeout);
+  client.set_write_timeout(impl_->options.read_timeout);
+}
+
+GeminiHttpClient::~GeminiHttpClient() = default;
+
+Json GeminiHttpClient::GenerateContent(const std::string& model, const Json& body) {
+  const std::string path = impl_->path_prefix + "/" + impl_->options.api_version + "/models/" +
+                           std::string(BareModel(model)) + ":generateContent";
+  const httplib::Headers headers = {{"x-goog-api-key", impl_->options.api_key}};
+  const httplib::Result result =
+      impl_->client.Post(path, headers, DumpJson(body), "application/json");
+  if (!result) {
+    HttpFailure failure;
+    // The library's error name ("Connection", "Read", ...) quotes nothing of the exchange.
+    failure.provider_message = httplib::to_string(result.error());
+    throw ProviderError("http.transport", std::move(failure));
+  }
+  const httplib::Response& res = *result;
+  if (res.status < 200 || res.status > 299) throw ProviderError("http.status", MapFailure(res));
+  try {
+    return ParseJson(res.body);
+  } catch (const Json::exception&) {
+    HttpFailure failure;
+    failure.status = res.status;
+    failure.raw_body = res.body;
+    throw ProviderError("http.body", std::move(failure));
+  }
+}
+
+}  // namespace gemini_oracle::ref

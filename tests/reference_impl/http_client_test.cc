@@ -1,0 +1,197 @@
+#include "reference_impl/http_client.h"
+
+#include <arpa/inet.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "oracles/capture/capture_server.h"
+#include "reference_impl/provider_error.h"
+
+namespace gemini_oracle::ref {
+namespace {
+
+using capture::CaptureServer;
+using capture::ScriptedResponse;
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::Pair;
+
+constexpr char kModel[] = "gemini-2.5-flash";
+constexpr char kKey[] = "AIzaSy-http-client-test-key-5d1e";
+constexpr char kSentinel[] = "SENTINEL-7f3a";
+
+ClientOptions OptionsFor(const std::string& base_url) {
+  ClientOptions options;
+  options.base_url = base_url;
+  options.api_key = kKey;
+  options.connect_timeout = std::chrono::milliseconds(1000);
+  options.read_timeout = std::chrono::milliseconds(5000);
+  return options;
+}
+
+// Runs one request against a script of one turn and returns the error it raised.
+ProviderError FailureOf(const ScriptedResponse& turn) {
+  CaptureServer server;
+  const std::string id = server.AddScript({turn});
+  GeminiHttpClient client(OptionsFor(server.BaseUrl(id)));
+  try {
+    client.GenerateContent(kModel, Json::object());
+  } catch (const ProviderError& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no ProviderError";
+  return ProviderError("http.transport", HttpFailure{});
+}
+
+std::string GoogleError(int code, const std::string& status, const std::string& message) {
+  return R"({"error":{"code":)" + std::to_string(code) + R"(,"message":")" + message +
+         R"(","status":")" + status + R"("}})";
+}
+
+// Returns the 2xx body parsed kind-preserving: 1.0 stays a float, -0.0 keeps its sign.
+TEST(HttpClient, ReturnsParsedBodyKindPreserving) {
+  CaptureServer server;
+  const std::string id = server.AddScript(
+      {{200,
+        {},
+        R"({"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":)"
+        R"({"x":1.0,"y":1,"z":-0.0,"big":18446744073709551615}}}]}}]})"}});
+  GeminiHttpClient client(OptionsFor(server.BaseUrl(id)));
+  const Json reply = client.GenerateContent(kModel, Json::object());
+  const Json& args = reply["candidates"][0]["content"]["parts"][0]["functionCall"]["args"];
+  EXPECT_TRUE(args["x"].is_number_float());
+  EXPECT_TRUE(args["y"].is_number_integer());
+  EXPECT_EQ(DumpJson(args["z"]), "-0.0");
+  EXPECT_TRUE(args["big"].is_number_unsigned());
+  // Member order as received.
+  EXPECT_EQ(args.begin().key(), "x");
+}
+
+// Posts the compact body to {prefix}/{version}/models/{model}:generateContent with the key.
+TEST(HttpClient, PostsToPrefixedPathWithApiKey) {
+  CaptureServer server;
+  const std::string id = server.AddScript({{200, {}, "{}"}, {200, {}, "{}"}});
+  ClientOptions options = OptionsFor(server.BaseUrl(id) + "/");
+  GeminiHttpClient client(options);
+  Json body = ParseJson(R"({"contents":[{"role":"user","parts":[{"text":"hi"}]}],"n":1.0})");
+  client.GenerateContent(kModel, body);
+  client.GenerateContent("models/gemini-2.0-flash", body);
+
+  const auto journal = server.Journal(id);
+  ASSERT_EQ(journal.size(), 2u);
+  EXPECT_EQ(journal[0].method, "POST");
+  EXPECT_EQ(journal[0].path, "/v1beta/models/gemini-2.5-flash:generateContent");
+  EXPECT_EQ(journal[1].path, "/v1beta/models/gemini-2.0-flash:generateContent");
+  EXPECT_EQ(journal[0].query, "");
+  EXPECT_EQ(journal[0].body, R"({"contents":[{"role":"user","parts":[{"text":"hi"}]}],"n":1.0})");
+  EXPECT_THAT(journal[0].headers, Contains(Pair("x-goog-api-key", "REDACTED")));
+  EXPECT_THAT(journal[0].headers, Contains(Pair("Content-Type", "application/json")));
+  for (const auto& entry : journal) {
+    EXPECT_THAT(entry.body + entry.query, Not(HasSubstr(kKey)));
+    for (const auto& [name, value] : entry.headers) EXPECT_THAT(value, Not(HasSubstr(kKey)));
+  }
+}
+
+// Uses the configured API version in the path.
+TEST(HttpClient, UsesConfiguredApiVersion) {
+  CaptureServer server;
+  const std::string id = server.AddScript({{200, {}, "{}"}});
+  ClientOptions options = OptionsFor(server.BaseUrl(id));
+  options.api_version = "v1";
+  GeminiHttpClient client(options);
+  client.GenerateContent(kModel, Json::object());
+  ASSERT_EQ(server.Journal(id).size(), 1u);
+  EXPECT_EQ(server.Journal(id)[0].path, "/v1/models/gemini-2.5-flash:generateContent");
+}
+
+// Maps Google error JSON of 400, 429 and 500 to http.status with both statuses and the body.
+TEST(HttpClient, MapsGoogleErrorsToHttpStatus) {
+  const struct {
+    int code;
+    const char* status;
+  } cases[] = {{400, "INVALID_ARGUMENT"}, {429, "RESOURCE_EXHAUSTED"}, {500, "INTERNAL"}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.code);
+    const std::string body = GoogleError(c.code, c.status, "quota or shape");
+    const ProviderError e = FailureOf({c.code, {}, body});
+    EXPECT_EQ(e.code(), "http.status");
+    ASSERT_TRUE(e.http().has_value());
+    EXPECT_EQ(e.http()->status, c.code);
+    EXPECT_EQ(e.http()->google_status, c.status);
+    EXPECT_EQ(e.http()->provider_message, "quota or shape");
+    EXPECT_EQ(e.http()->raw_body, body);
+  }
+}
+
+// Keeps a non-JSON error body as raw_body under http.status, with no Google status.
+TEST(HttpClient, KeepsNonJsonErrorBody) {
+  const ProviderError e = FailureOf({503, {{"Content-Type", "text/html"}}, "<html>down</html>"});
+  EXPECT_EQ(e.code(), "http.status");
+  ASSERT_TRUE(e.http().has_value());
+  EXPECT_EQ(e.http()->status, 503);
+  EXPECT_EQ(e.http()->google_status, "");
+  EXPECT_EQ(e.http()->raw_body, "<html>down</html>");
+}
+
+// Raises http.body when a 2xx body is not JSON.
+TEST(HttpClient, RejectsNonJsonSuccessBody) {
+  const ProviderError e = FailureOf({200, {}, "{\"candidates\": [ truncated"});
+  EXPECT_EQ(e.code(), "http.body");
+  ASSERT_TRUE(e.http().has_value());
+  EXPECT_EQ(e.http()->status, 200);
+  EXPECT_EQ(e.http()->raw_body, "{\"candidates\": [ truncated");
+}
+
+// Raises http.transport when nothing listens on the port.
+TEST(HttpClient, ReportsConnectionRefusedAsTransport) {
+  // A bound socket that never listens: connections are refused and no one else takes the port.
+  const int sock = ::socket(AF_INET, SOCK_STREAM, 0);
+  ASSERT_GE(sock, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  ASSERT_EQ(::bind(sock, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(::getsockname(sock, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  const int port = ntohs(addr.sin_port);
+
+  GeminiHttpClient client(OptionsFor("http://127.0.0.1:" + std::to_string(port) + "/s/1"));
+  try {
+    client.GenerateContent(kModel, Json::object());
+    ADD_FAILURE() << "no ProviderError";
+  } catch (const ProviderError& e) {
+    EXPECT_EQ(e.code(), "http.transport");
+    ASSERT_TRUE(e.http().has_value());
+    EXPECT_EQ(e.http()->status, 0);
+  }
+  ::close(sock);
+}
+
+// Keeps the provider's message and body out of what(), which may be logged.
+TEST(HttpClient, KeepsProviderTextOutOfWhat) {
+  const std::string body =
+      GoogleError(400, "INVALID_ARGUMENT", std::string("bad part: ") + kSentinel + " echoed");
+  const ProviderError status_error = FailureOf({400, {}, body});
+  EXPECT_EQ(status_error.code(), "http.status");
+  EXPECT_THAT(status_error.http()->provider_message, HasSubstr(kSentinel));
+  EXPECT_THAT(std::string(status_error.what()), Not(HasSubstr(kSentinel)));
+
+  const ProviderError body_error = FailureOf({200, {}, std::string("oops ") + kSentinel});
+  EXPECT_EQ(body_error.code(), "http.body");
+  EXPECT_THAT(std::string(body_error.what()), Not(HasSubstr(kSentinel)));
+}
+
+// Refuses a base URL without a scheme before any contact.
+TEST(HttpClient, RefusesBaseUrlWithoutScheme) {
+  EXPECT_THROW(GeminiHttpClient(OptionsFor("127.0.0.1:1/s/1")), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace gemini_oracle::ref
