@@ -1,0 +1,118 @@
+#pragma once
+// The in-memory form of one fixture file (fixtures/case.schema.json). Content stays
+// gemini_oracle::Json (ordered) so member order and number kinds survive as written.
+
+#include <cstddef>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "reference_impl/json.h"
+
+namespace gemini_oracle::runner {
+
+/// The verdict a file name states: y_ accept, n_ refuse before contact, i_ free.
+enum class Expected { kAccept, kRefuse, kImplementationDefined };
+
+/// "accept", "refuse", "implementation_defined" (the schema's `expect.outcome` values).
+std::string_view ToString(Expected expected);
+std::optional<Expected> ExpectedFromOutcome(std::string_view outcome);
+/// From the file name's prefix (y_, n_, i_); nullopt for any other name.
+std::optional<Expected> ExpectedFromFileName(std::string_view file_name);
+
+/// A call picked by name (and, when several share it, by decoded arguments).
+struct NamedCall {
+  std::string name;
+  std::optional<Json> args;
+};
+
+/// Which call of the new turn a result answers: a parse-order index or a name.
+using CallSelector = std::variant<std::size_t, NamedCall>;
+
+/// A tool result the conversation appends after an exchange.
+struct Result {
+  enum class Kind { kJson, kText, kError };
+  CallSelector call;
+  Kind kind = Kind::kJson;
+  /// The JSON value for kJson; a JSON string for kText and kError.
+  Json value;
+};
+
+std::string_view ToString(Result::Kind kind);
+
+/// `then.call_order`: reverse (resolved when the call count is known) or explicit indices.
+struct CallOrder {
+  bool reverse = false;
+  std::vector<std::size_t> indices;  // empty when `reverse`
+};
+
+/// What the conversation does with the new turn before the next request.
+struct Actions {
+  bool normalize_numbers = false;
+  std::optional<CallOrder> call_order;
+  std::vector<Result> results;
+};
+
+/// The scripted answer of the capture server for one request.
+struct ScriptedResponse {
+  int status = 200;
+  std::vector<std::pair<std::string, std::string>> headers;  // file order
+  Json body;
+};
+
+struct Exchange {
+  std::optional<std::string> user;
+  std::optional<std::string> tool_mode;  // AUTO, ANY, NONE (closing request), VALIDATED
+  ScriptedResponse response;
+  Actions then;
+};
+
+/// One kind-exact check of a journaled request body (1-based request number).
+struct WireAssertion {
+  std::size_t request = 1;
+  std::string pointer;
+  std::optional<Json> equals;
+  bool absent = false;
+};
+
+struct Expect {
+  Expected outcome = Expected::kAccept;
+  std::optional<std::size_t> requests;  // accept (required), implementation_defined (optional)
+  std::vector<WireAssertion> wire;      // accept
+  std::string error;                    // refuse: a code of ref::ErrorCatalogue()
+  std::string phase;                    // refuse: build, parse or http
+  std::optional<std::size_t> exchange;  // refuse: 1-based exchange that must fail
+  std::string note;                     // implementation_defined
+};
+
+struct Case {
+  /// Path under the fixtures root without ".json", '/'-separated: "adr-226/y_x".
+  std::string id;
+  std::filesystem::path file;
+  Expected expected = Expected::kAccept;  // from the file name
+  std::string description;
+  std::vector<std::string> clauses;
+  std::vector<std::string> features;
+  std::string source;
+  Json options = Json::object();
+  Json transcript = Json::array();
+  std::vector<Exchange> exchanges;
+  Expect expect;
+  Json raw;
+
+  /// The file stem ("y_x"): unique across the corpus because reports key on it.
+  std::string Stem() const;
+  /// The top folder of the id ("adr-226"); empty for a case at the root.
+  std::string Folder() const;
+  bool HasFeature(std::string_view feature) const;
+};
+
+/// Builds a Case from a document that passed the schema. Throws std::invalid_argument when
+/// a member has the wrong shape (the loader validates first, so that means a schema bug).
+Case CaseFromJson(Json document, std::string id, std::filesystem::path file);
+
+}  // namespace gemini_oracle::runner

@@ -1,0 +1,251 @@
+#include "oracles/runner/case_rules.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "oracles/runner/case.h"
+#include "reference_impl/provider_error.h"
+
+namespace gemini_oracle::runner::rules {
+namespace {
+
+constexpr std::size_t kMaxDescription = 100;
+
+const Json* Member(const Json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
+  const auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+std::string Quoted(const std::string& text) { return "\"" + text + "\""; }
+
+std::size_t CodePoints(const std::string& text) {
+  return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char c) {
+    return (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+  }));
+}
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+// A non-negative integer member, or nullopt for anything else (the schema reports that).
+std::optional<std::uint64_t> Count(const Json* value) {
+  if (value == nullptr || !value->is_number_integer()) return std::nullopt;
+  if (value->is_number_unsigned()) return value->get<std::uint64_t>();
+  const auto signed_value = value->get<std::int64_t>();
+  if (signed_value < 0) return std::nullopt;
+  return static_cast<std::uint64_t>(signed_value);
+}
+
+void CheckPrefix(const Json& document, std::string_view file_name, std::vector<Finding>& out) {
+  const auto expected = ExpectedFromFileName(file_name);
+  if (!expected) return;
+  const Json* expect = Member(document, "expect");
+  const Json* outcome = expect == nullptr ? nullptr : Member(*expect, "outcome");
+  const std::string want(ToString(*expected));
+  const std::string prefix(file_name.substr(0, 2));
+  if (outcome == nullptr || !outcome->is_string()) {
+    out.push_back({std::string(kPrefixExpect), expect == nullptr ? "" : "/expect",
+                   prefix + " file needs expect.outcome " + Quoted(want)});
+  } else if (outcome->get<std::string>() != want) {
+    out.push_back({std::string(kPrefixExpect), "/expect/outcome",
+                   prefix + " file needs expect.outcome " + Quoted(want) + ", found " +
+                       Quoted(outcome->get<std::string>())});
+  }
+}
+
+void CheckClauses(const Json& document, const ClauseRegistry& registry, std::vector<Finding>& out) {
+  const Json* clauses = Member(document, "clauses");
+  if (clauses == nullptr || !clauses->is_array()) return;
+  for (std::size_t i = 0; i < clauses->size(); ++i) {
+    const Json& id = (*clauses)[i];
+    if (id.is_string() && !registry.Contains(id.get<std::string>())) {
+      out.push_back(
+          {std::string(kClauseUnknown), "/clauses/" + std::to_string(i),
+           "clause " + Quoted(id.get<std::string>()) + " is not in oracles/clauses.json"});
+    }
+  }
+}
+
+void CheckDescription(const Json& document, std::vector<Finding>& out) {
+  const Json* description = Member(document, "description");
+  if (description == nullptr || !description->is_string()) return;
+  const std::string text = description->get<std::string>();
+  const std::size_t length = CodePoints(text);
+  if (length >= kMaxDescription) {
+    out.push_back({std::string(kDescriptionStyle), "/description",
+                   "description has " + std::to_string(length) + " characters; keep it under 100"});
+  }
+  const std::string lower = Lower(text);
+  for (const char* banned : {"should", "test that"}) {
+    if (lower.find(banned) != std::string::npos) {
+      out.push_back({std::string(kDescriptionStyle), "/description",
+                     std::string("description must not contain ") + Quoted(banned) +
+                         "; state the behaviour"});
+    }
+  }
+}
+
+void CheckErrorCode(const Json& document, std::vector<Finding>& out) {
+  const Json* expect = Member(document, "expect");
+  const Json* error = expect == nullptr ? nullptr : Member(*expect, "error");
+  if (error == nullptr || !error->is_string()) return;
+  if (ref::FindErrorCode(error->get<std::string>()) == nullptr) {
+    out.push_back({std::string(kErrorUnknown), "/expect/error",
+                   "error code " + Quoted(error->get<std::string>()) +
+                       " is not in the provider error catalogue"});
+  }
+}
+
+// Judges find each functionResponse by its payload, so two equal payloads in one turn make
+// the answer to a reordered call unidentifiable.
+void CheckResultsDistinct(const Json& then, const std::string& where, std::vector<Finding>& out) {
+  const Json* results = Member(then, "results");
+  if (results == nullptr || !results->is_array()) return;
+  std::vector<const Json*> payloads;
+  for (const auto& result : *results) {
+    const Json* payload = Member(result, "json");
+    if (payload == nullptr) payload = Member(result, "text");
+    if (payload == nullptr) payload = Member(result, "error");
+    payloads.push_back(payload);
+  }
+  for (std::size_t j = 1; j < payloads.size(); ++j) {
+    for (std::size_t k = 0; k < j; ++k) {
+      if (payloads[j] != nullptr && payloads[k] != nullptr &&
+          KindExactEqual(*payloads[j], *payloads[k])) {
+        out.push_back({std::string(kResultsDistinct), where + "/results/" + std::to_string(j),
+                       "result " + std::to_string(j) + " has the same payload as result " +
+                           std::to_string(k) + "; judges identify results by payload"});
+        break;
+      }
+    }
+  }
+}
+
+void CheckSelectors(const Json& then, std::size_t calls, const std::string& where,
+                    std::vector<Finding>& out) {
+  const std::string count_text =
+      std::to_string(calls) + " functionCall part" + (calls == 1 ? "" : "s");
+  if (const Json* results = Member(then, "results"); results != nullptr && results->is_array()) {
+    for (std::size_t j = 0; j < results->size(); ++j) {
+      const Json* call = Member((*results)[j], "call");
+      const auto index = Count(call);
+      if (index && *index >= calls) {
+        out.push_back({std::string(kSelectorRange),
+                       where + "/results/" + std::to_string(j) + "/call",
+                       "call " + std::to_string(*index) +
+                           " is out of range: the scripted response has " + count_text});
+      }
+    }
+  }
+  const Json* order = Member(then, "call_order");
+  if (order == nullptr || !order->is_array()) return;
+  std::set<std::uint64_t> seen;
+  bool in_range = true;
+  bool repeated = false;
+  for (std::size_t k = 0; k < order->size(); ++k) {
+    const auto index = Count(&(*order)[k]);
+    if (!index) continue;
+    if (*index >= calls) {
+      out.push_back({std::string(kSelectorRange), where + "/call_order/" + std::to_string(k),
+                     "call_order index " + std::to_string(*index) +
+                         " is out of range: the scripted response has " + count_text});
+      in_range = false;
+    }
+    if (!seen.insert(*index).second) repeated = true;
+  }
+  if (repeated) {
+    out.push_back({std::string(kSelectorRange), where + "/call_order",
+                   "call_order repeats an index; it must be a permutation of the " + count_text});
+  } else if (in_range && order->size() != calls) {
+    out.push_back({std::string(kSelectorRange), where + "/call_order",
+                   "call_order must list each of the " + count_text + " exactly once"});
+  }
+}
+
+void CheckExchanges(const Json& document, std::string_view file_name, std::vector<Finding>& out) {
+  const Json* exchanges = Member(document, "exchanges");
+  if (exchanges == nullptr || !exchanges->is_array()) return;
+  const bool accept = ExpectedFromFileName(file_name) == Expected::kAccept;
+  for (std::size_t i = 0; i < exchanges->size(); ++i) {
+    const std::string where = "/exchanges/" + std::to_string(i) + "/then";
+    const Json& exchange = (*exchanges)[i];
+    const Json* then = Member(exchange, "then");
+    if (then == nullptr || !then->is_object()) continue;
+    if (accept) CheckResultsDistinct(*then, where, out);
+    const Json* response = Member(exchange, "response");
+    const Json* body = response == nullptr ? nullptr : Member(*response, "body");
+    CheckSelectors(*then, body == nullptr ? 0 : CountFunctionCalls(*body), where, out);
+  }
+}
+
+void CheckExpectCounts(const Json& document, std::vector<Finding>& out) {
+  const Json* expect = Member(document, "expect");
+  if (expect == nullptr) return;
+  const auto requests = Count(Member(*expect, "requests"));
+  const Json* wire = Member(*expect, "wire");
+  if (requests && wire != nullptr && wire->is_array()) {
+    for (std::size_t k = 0; k < wire->size(); ++k) {
+      const auto request = Count(Member((*wire)[k], "request"));
+      if (request && *request > *requests) {
+        out.push_back({std::string(kWireRequest), "/expect/wire/" + std::to_string(k) + "/request",
+                       "wire assertion names request " + std::to_string(*request) +
+                           " but the case expects " + std::to_string(*requests) + " request" +
+                           (*requests == 1 ? "" : "s")});
+      }
+    }
+  }
+  const auto exchange = Count(Member(*expect, "exchange"));
+  const Json* exchanges = Member(document, "exchanges");
+  const std::size_t available =
+      exchanges != nullptr && exchanges->is_array() ? exchanges->size() : 0;
+  if (exchange && *exchange > available) {
+    out.push_back({std::string(kRefuseExchange), "/expect/exchange",
+                   "expect.exchange is " + std::to_string(*exchange) + " but the case has " +
+                       std::to_string(available) + " exchange" + (available == 1 ? "" : "s")});
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string_view>& AllRules() {
+  static const std::vector<std::string_view> all = {
+      kFileRead,      kFileName,    kJsonSyntax,       kSchema,       kPrefixExpect,
+      kClauseUnknown, kIdUnique,    kDescriptionStyle, kErrorUnknown, kResultsDistinct,
+      kSelectorRange, kWireRequest, kRefuseExchange};
+  return all;
+}
+
+std::size_t CountFunctionCalls(const Json& body) {
+  if (body.is_array()) {
+    std::size_t total = 0;
+    for (const auto& chunk : body) total += CountFunctionCalls(chunk);
+    return total;
+  }
+  const Json* candidates = Member(body, "candidates");
+  if (candidates == nullptr || !candidates->is_array() || candidates->empty()) return 0;
+  const Json* content = Member((*candidates)[0], "content");
+  const Json* parts = content == nullptr ? nullptr : Member(*content, "parts");
+  if (parts == nullptr || !parts->is_array()) return 0;
+  return static_cast<std::size_t>(std::count_if(parts->begin(), parts->end(), [](const Json& p) {
+    return Member(p, "functionCall") != nullptr;
+  }));
+}
+
+std::vector<Finding> CheckDocument(const Json& document, std::string_view file_name,
+                                   const ClauseRegistry& registry) {
+  std::vector<Finding> out;
+  CheckPrefix(document, file_name, out);
+  CheckClauses(document, registry, out);
+  CheckDescription(document, out);
+  CheckErrorCode(document, out);
+  CheckExchanges(document, file_name, out);
+  CheckExpectCounts(document, out);
+  return out;
+}
+
+}  // namespace gemini_oracle::runner::rules

@@ -1,0 +1,48 @@
+#pragma once
+// The lint rules of `check` beyond the schema. Each has a stable name that diagnostics
+// carry in brackets, so scripts and tests match on the name, never on the wording.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "oracles/runner/clause_registry.h"
+#include "reference_impl/json.h"
+
+namespace gemini_oracle::runner::rules {
+
+inline constexpr std::string_view kFileRead = "file.read";
+inline constexpr std::string_view kFileName = "file.name";
+inline constexpr std::string_view kJsonSyntax = "json.syntax";
+inline constexpr std::string_view kSchema = "schema";
+inline constexpr std::string_view kPrefixExpect = "prefix.expect";
+inline constexpr std::string_view kClauseUnknown = "clause.unknown";
+inline constexpr std::string_view kIdUnique = "id.unique";
+inline constexpr std::string_view kDescriptionStyle = "description.style";
+inline constexpr std::string_view kErrorUnknown = "error.unknown";
+inline constexpr std::string_view kResultsDistinct = "results.distinct";
+inline constexpr std::string_view kSelectorRange = "selector.range";
+inline constexpr std::string_view kWireRequest = "wire.request";
+inline constexpr std::string_view kRefuseExchange = "refuse.exchange";
+
+/// Every rule name, in the order above.
+const std::vector<std::string_view>& AllRules();
+
+/// A rule broken at the value `pointer` names.
+struct Finding {
+  std::string rule;
+  std::string pointer;
+  std::string message;
+};
+
+/// Runs the per-file rules (prefix.expect through refuse.exchange, except id.unique which
+/// needs the whole corpus). Defensive about shapes, so it also runs on documents the schema
+/// rejected and reports everything in one pass.
+std::vector<Finding> CheckDocument(const Json& document, std::string_view file_name,
+                                   const ClauseRegistry& registry);
+
+/// The number of functionCall parts in a scripted response body (candidates[0].content.parts;
+/// for a streamed body, a JSON array of chunks, summed over the chunks).
+std::size_t CountFunctionCalls(const Json& body);
+
+}  // namespace gemini_oracle::runner::rules

@@ -1,0 +1,52 @@
+#pragma once
+// The clause registry (oracles/clauses.json): the ids fixtures, oracles and mutants cite.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reference_impl/json.h"
+
+namespace gemini_oracle::runner {
+
+/// must gates; open reports (gates with --strict); beyond gates the reference only.
+enum class Level { kMust, kOpen, kBeyond };
+
+std::string_view ToString(Level level);
+std::optional<Level> LevelFromString(std::string_view text);
+
+struct Clause {
+  std::string id;   // "ADR-226.3"
+  std::string adr;  // "ADR-226"
+  Level level = Level::kMust;
+  std::string summary;
+};
+
+class ClauseRegistry {
+ public:
+  ClauseRegistry() = default;
+
+  /// Reads a registry file; throws std::runtime_error naming the file and the problem
+  /// (unreadable, not JSON, a malformed entry, a duplicate id).
+  static ClauseRegistry Load(const std::filesystem::path& file);
+  /// Same checks on an already parsed array.
+  static ClauseRegistry FromJson(const Json& array);
+
+  /// nullptr when the id is not registered.
+  const Clause* Find(std::string_view id) const;
+  bool Contains(std::string_view id) const { return Find(id) != nullptr; }
+  std::optional<Level> LevelOf(std::string_view id) const;
+
+  /// In registry (document) order.
+  const std::vector<Clause>& clauses() const { return clauses_; }
+
+ private:
+  std::vector<Clause> clauses_;
+};
+
+/// <source root>/oracles/clauses.json.
+std::filesystem::path ClausesPath(const std::filesystem::path& source_root);
+
+}  // namespace gemini_oracle::runner

@@ -1,0 +1,50 @@
+#include "reports/clause_stats.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "reports/index.h"
+#include "reports/text.h"
+
+namespace gemini_oracle::reports {
+
+std::vector<ClauseRow> ClauseRows(const nlohmann::json& results) {
+  std::map<std::string, ClauseRow> rows;
+  if (!results.is_array()) return {};
+  for (const auto& result : results) {
+    std::set<std::string> cited;
+    for (const auto& clause : StringList(result, "clauses")) cited.insert(clause);
+    const auto it = result.is_object() ? result.find("findings") : result.end();
+    if (result.is_object() && it != result.end() && it->is_array()) {
+      for (const auto& finding : *it) {
+        const std::string clause = StringField(finding, "clause");
+        if (clause.empty()) continue;
+        cited.insert(clause);
+        ClauseRow& row = rows[clause];
+        ++row.findings;
+        if (row.level.empty()) row.level = StringField(finding, "level");
+      }
+    }
+    const std::string verdict = StringField(result, "verdict");
+    for (const auto& clause : cited) {
+      ClauseRow& row = rows[clause];
+      row.clause = clause;
+      ++row.cases;
+      if (verdict == kPass) {
+        ++row.passed;
+      } else if (Gates(result)) {
+        ++row.gating;
+      } else {
+        ++row.other;
+      }
+    }
+  }
+  std::vector<ClauseRow> out;
+  for (auto& [clause, row] : rows) out.push_back(std::move(row));
+  std::sort(out.begin(), out.end(),
+            [](const ClauseRow& a, const ClauseRow& b) { return ClauseLess(a.clause, b.clause); });
+  return out;
+}
+
+}  // namespace gemini_oracle::reports

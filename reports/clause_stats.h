@@ -1,0 +1,23 @@
+#pragma once
+// Per-clause tallies over the report index, shared by the Markdown and HTML writers.
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace gemini_oracle::reports {
+
+struct ClauseRow {
+  std::string clause;
+  std::string level;  // from the findings that cite the clause; empty when none does
+  int cases = 0;      // results citing it in `clauses` or in a finding
+  int passed = 0;
+  int gating = 0;  // fail, error, timeout
+  int other = 0;   // skipped, known, implementation_defined
+  int findings = 0;
+};
+
+/// One row per clause cited anywhere in the results, in clause order (224.2 before 224.10).
+std::vector<ClauseRow> ClauseRows(const nlohmann::json& results);
+
+}  // namespace gemini_oracle::reports

@@ -1,0 +1,67 @@
+#include "reports/index.h"
+
+#include <fstream>
+#include <stdexcept>
+
+namespace gemini_oracle::reports {
+namespace {
+
+std::string VerdictOf(const nlohmann::json& result) {
+  if (!result.is_object()) return {};
+  const auto it = result.find("verdict");
+  return it != result.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+}  // namespace
+
+bool Gates(const nlohmann::json& result) {
+  const std::string verdict = VerdictOf(result);
+  return !(verdict == kPass || verdict == kSkipped || verdict == kKnown ||
+           verdict == kImplementationDefined);
+}
+
+nlohmann::json SummarizeResults(const nlohmann::json& results) {
+  nlohmann::json summary = {
+      {"total", 0},    {"passed", 0},  {"failed", 0}, {"errors", 0},
+      {"timeouts", 0}, {"skipped", 0}, {"known", 0},  {"implementation_defined", 0}};
+  if (!results.is_array()) return summary;
+  for (const auto& result : results) {
+    const std::string verdict = VerdictOf(result);
+    const char* key = "errors";
+    if (verdict == kPass) {
+      key = "passed";
+    } else if (verdict == kFail) {
+      key = "failed";
+    } else if (verdict == kTimeout) {
+      key = "timeouts";
+    } else if (verdict == kSkipped) {
+      key = "skipped";
+    } else if (verdict == kKnown) {
+      key = "known";
+    } else if (verdict == kImplementationDefined) {
+      key = "implementation_defined";
+    }
+    summary[key] = summary[key].get<std::int64_t>() + 1;
+    summary["total"] = summary["total"].get<std::int64_t>() + 1;
+  }
+  return summary;
+}
+
+nlohmann::json BuildIndex(nlohmann::json context, nlohmann::json results) {
+  nlohmann::json index;
+  index["json_schema_version"] = kJsonSchemaVersion;
+  index["summary"] = SummarizeResults(results);
+  index["context"] = std::move(context);
+  index["results"] = std::move(results);
+  return index;
+}
+
+void WriteIndex(const nlohmann::json& index, const std::filesystem::path& path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw std::runtime_error(path.generic_string() + ": cannot write the report index");
+  out << index.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  out.flush();
+  if (!out) throw std::runtime_error(path.generic_string() + ": write failed");
+}
+
+}  // namespace gemini_oracle::reports

@@ -1,0 +1,38 @@
+#pragma once
+// The report index: one machine-readable document every other report format derives from.
+// It uses the sorted nlohmann::json, so keys always come out in the same order.
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string_view>
+
+namespace gemini_oracle::reports {
+
+/// Bumped when a field of the index changes meaning or disappears (README.md documents it).
+inline constexpr int kJsonSchemaVersion = 1;
+
+/// The closed verdict set.
+inline constexpr std::string_view kPass = "pass";
+inline constexpr std::string_view kFail = "fail";
+inline constexpr std::string_view kError = "error";
+inline constexpr std::string_view kTimeout = "timeout";
+inline constexpr std::string_view kSkipped = "skipped";
+inline constexpr std::string_view kKnown = "known";
+inline constexpr std::string_view kImplementationDefined = "implementation_defined";
+
+/// True when the result's verdict blocks the gate: fail, error or timeout. A result without
+/// a known verdict gates too, because it can only come from a harness bug.
+bool Gates(const nlohmann::json& result);
+
+/// Counts of a results array: total, passed, failed, errors, timeouts, skipped, known,
+/// implementation_defined. An unknown or missing verdict counts as an error.
+nlohmann::json SummarizeResults(const nlohmann::json& results);
+
+/// {"json_schema_version", "context", "summary" (from the results), "results"}.
+nlohmann::json BuildIndex(nlohmann::json context, nlohmann::json results);
+
+/// Writes the index as indented JSON with a final newline (invalid UTF-8 replaced).
+/// Throws std::runtime_error when the file cannot be written.
+void WriteIndex(const nlohmann::json& index, const std::filesystem::path& path);
+
+}  // namespace gemini_oracle::reports

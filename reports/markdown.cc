@@ -1,0 +1,114 @@
+#include "reports/markdown.h"
+
+#include "reports/clause_stats.h"
+#include "reports/index.h"
+#include "reports/text.h"
+
+namespace gemini_oracle::reports {
+namespace {
+
+constexpr const char* kSummaryKeys[] = {"total",    "passed",  "failed", "errors",
+                                        "timeouts", "skipped", "known",  "implementation_defined"};
+
+std::string Count(const nlohmann::json& summary, const char* key) {
+  const auto it = summary.is_object() ? summary.find(key) : summary.end();
+  return summary.is_object() && it != summary.end() && it->is_number_integer()
+             ? std::to_string(it->get<std::int64_t>())
+             : "0";
+}
+
+void WriteFinding(const nlohmann::json& finding, std::ostream& out) {
+  out << "- " << MarkdownCode(StringField(finding, "clause"));
+  if (const std::string level = StringField(finding, "level"); !level.empty()) {
+    out << " (" << MarkdownEscape(level) << ")";
+  }
+  if (finding.is_object() && finding.contains("request")) {
+    out << ", request " << MarkdownEscape(StringField(finding, "request"));
+  }
+  if (const std::string pointer = StringField(finding, "pointer"); !pointer.empty()) {
+    out << ", " << MarkdownCode(pointer);
+  }
+  out << ": " << MarkdownEscape(StringField(finding, "message"));
+  const auto dump = [](const nlohmann::json& value) {
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
+  if (finding.is_object() && finding.contains("expected")) {
+    out << "; expected " << MarkdownCode(dump(finding["expected"]));
+  }
+  if (finding.is_object() && finding.contains("actual")) {
+    out << ", actual " << MarkdownCode(dump(finding["actual"]));
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+void WriteMarkdown(const nlohmann::json& index, std::ostream& out) {
+  const nlohmann::json empty = nlohmann::json::object();
+  const nlohmann::json& context =
+      index.is_object() && index.contains("context") ? index["context"] : empty;
+  const nlohmann::json results =
+      index.is_object() && index.contains("results") && index["results"].is_array()
+          ? index["results"]
+          : nlohmann::json::array();
+  // Recomputed so a hand-edited or partial index cannot show stale counts.
+  const nlohmann::json summary = SummarizeResults(results);
+
+  out << "# gemini-oracle report\n\n";
+  // Context line: only the fields the run set, so no empty code spans.
+  std::string line;
+  for (const char* key : {"implementation", "suite_version", "tool_version", "seed", "shard",
+                          "strict", "filter", "started_at"}) {
+    const std::string value = StringField(context, key);
+    if (value.empty()) continue;
+    line += (line.empty() ? "" : ", ") + MarkdownEscape(key) + " " + MarkdownCode(value);
+  }
+  if (!line.empty()) out << line << "\n\n";
+
+  for (const char* key : kSummaryKeys) out << "| " << MarkdownEscape(key) << " ";
+  out << "|\n";
+  for (std::size_t i = 0; i < std::size(kSummaryKeys); ++i) out << "|---:";
+  out << "|\n";
+  for (const char* key : kSummaryKeys) out << "| " << Count(summary, key) << " ";
+  out << "|\n\n";
+
+  out << "## Failures\n\n";
+  bool any = false;
+  for (const auto& result : results) {
+    if (!Gates(result)) continue;
+    any = true;
+    const std::string reason = StringField(result, "reason");
+    out << "### " << MarkdownCode(StringField(result, "id")) << " "
+        << MarkdownEscape(StringField(result, "verdict"))
+        << (reason.empty() ? "" : ": " + MarkdownEscape(reason)) << "\n\n";
+    if (const std::string description = StringField(result, "description"); !description.empty()) {
+      out << MarkdownEscape(description) << "\n\n";
+    }
+    const auto it = result.find("findings");
+    if (it != result.end() && it->is_array() && !it->empty()) {
+      for (const auto& finding : *it) WriteFinding(finding, out);
+      out << "\n";
+    }
+  }
+  if (!any) out << "None.\n\n";
+
+  out << "## Clauses\n\n";
+  out << "| clause | level | cases | passed | gating | other | findings |\n";
+  out << "|---|---|---:|---:|---:|---:|---:|\n";
+  for (const auto& row : ClauseRows(results)) {
+    out << "| " << MarkdownCode(row.clause, true) << " | " << MarkdownEscape(row.level) << " | "
+        << row.cases << " | " << row.passed << " | " << row.gating << " | " << row.other << " | "
+        << row.findings << " |\n";
+  }
+  out << "\n## All cases\n\n";
+  out << "| case | verdict | reason | ms |\n";
+  out << "|---|---|---|---:|\n";
+  for (const auto& result : results) {
+    out << "| " << MarkdownCode(StringField(result, "id"), true) << " | "
+        << MarkdownEscape(StringField(result, "verdict")) << " | "
+        << MarkdownEscape(StringField(result, "reason")) << " | "
+        << Decimal3(NumberField(result, "duration_ms")) << " |\n";
+  }
+}
+
+}  // namespace gemini_oracle::reports

@@ -1,0 +1,285 @@
+#include "reports/text.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
+
+namespace gemini_oracle::reports {
+namespace {
+
+void AppendUtf8(std::string& out, std::uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// Decodes one code point at `i`; returns U+FFFD and advances one byte on malformed input.
+std::uint32_t NextCodePoint(std::string_view text, std::size_t& i) {
+  const auto lead = static_cast<unsigned char>(text[i]);
+  int length = 0;
+  std::uint32_t cp = 0;
+  if (lead < 0x80) {
+    ++i;
+    return lead;
+  } else if ((lead & 0xE0) == 0xC0) {
+    length = 2;
+    cp = lead & 0x1F;
+  } else if ((lead & 0xF0) == 0xE0) {
+    length = 3;
+    cp = lead & 0x0F;
+  } else if ((lead & 0xF8) == 0xF0) {
+    length = 4;
+    cp = lead & 0x07;
+  } else {
+    ++i;
+    return 0xFFFD;
+  }
+  if (i + static_cast<std::size_t>(length) > text.size()) {
+    ++i;
+    return 0xFFFD;
+  }
+  for (int k = 1; k < length; ++k) {
+    const auto byte = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
+    if ((byte & 0xC0) != 0x80) {
+      ++i;
+      return 0xFFFD;
+    }
+    cp = (cp << 6) | (byte & 0x3F);
+  }
+  // Overlong forms, surrogates and out-of-range values are not UTF-8.
+  static constexpr std::uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < kMin[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+    ++i;
+    return 0xFFFD;
+  }
+  i += static_cast<std::size_t>(length);
+  return cp;
+}
+
+bool Forbidden(std::uint32_t cp) {
+  return (cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0x7F || cp == 0xFFFE ||
+         cp == 0xFFFF;
+}
+
+}  // namespace
+
+std::string SanitizeText(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const std::uint32_t cp = NextCodePoint(text, i);
+    if (Forbidden(cp)) {
+      char buffer[8];
+      std::snprintf(buffer, sizeof buffer, "\\u%04X", static_cast<unsigned>(cp));
+      out += buffer;
+    } else {
+      AppendUtf8(out, cp);
+    }
+  }
+  return out;
+}
+
+std::string XmlEscape(std::string_view text) {
+  std::string out;
+  for (const char c : SanitizeText(text)) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      case '\t':
+        out += "&#9;";
+        break;
+      case '\n':
+        out += "&#10;";
+        break;
+      case '\r':
+        out += "&#13;";
+        break;
+      default:
+        out += c;
+        break;
+    }
+  }
+  return out;
+}
+
+std::string HtmlEscape(std::string_view text) {
+  std::string out;
+  for (const char c : SanitizeText(text)) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+        break;
+    }
+  }
+  return out;
+}
+
+std::string MarkdownEscape(std::string_view text) {
+  // Only what can start inline markup; a line-start "#" or "-" cannot occur mid-cell.
+  static constexpr std::string_view kSpecial = "\\`*_[]<>|&~";
+  std::string out;
+  for (const char c : SanitizeText(text)) {
+    if (c == '\n' || c == '\r' || c == '\t') {
+      out += ' ';
+    } else {
+      if (kSpecial.find(c) != std::string_view::npos) out += '\\';
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string MarkdownCode(std::string_view text, bool in_table) {
+  std::string body;
+  for (const char c : SanitizeText(text)) {
+    if (c == '\n' || c == '\r' || c == '\t') {
+      body += ' ';
+    } else {
+      if (in_table && c == '|') body += '\\';
+      body += c;
+    }
+  }
+  std::size_t longest = 0;
+  std::size_t run = 0;
+  for (const char c : body) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  // A space keeps a leading or trailing backtick from joining the fence.
+  const bool pad = !body.empty() && (body.front() == '`' || body.back() == '`');
+  return fence + (pad ? " " : "") + body + (pad ? " " : "") + fence;
+}
+
+std::string Decimal3(double value) {
+  if (!(value >= 0)) value = 0;  // also NaN
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.3f", value);
+  return buffer;
+}
+
+std::string Seconds(double milliseconds) { return Decimal3(milliseconds / 1000.0); }
+
+bool ClauseLess(const std::string& a, const std::string& b) {
+  std::size_t i = 0;
+  std::size_t j = 0;
+  const auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      std::size_t ei = i;
+      std::size_t ej = j;
+      while (ei < a.size() && digit(a[ei])) ++ei;
+      while (ej < b.size() && digit(b[ej])) ++ej;
+      const std::string na = a.substr(i, ei - i);
+      const std::string nb = b.substr(j, ej - j);
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = ei;
+      j = ej;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  if ((a.size() - i) != (b.size() - j)) return (a.size() - i) < (b.size() - j);
+  return a < b;
+}
+
+std::string StringField(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return {};
+  const auto it = object.find(key);
+  if (it == object.end() || it->is_null()) return {};
+  if (it->is_string()) return it->get<std::string>();
+  return it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+double NumberField(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return 0;
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number() ? it->get<double>() : 0;
+}
+
+std::vector<std::string> StringList(const nlohmann::json& object, const char* key) {
+  std::vector<std::string> out;
+  if (!object.is_object()) return out;
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_array()) return out;
+  for (const auto& item : *it) {
+    if (item.is_string()) out.push_back(item.get<std::string>());
+  }
+  return out;
+}
+
+std::string FolderOf(const std::string& id) {
+  const auto slash = id.find('/');
+  return slash == std::string::npos ? "(root)" : id.substr(0, slash);
+}
+
+std::string FindingLine(const nlohmann::json& finding) {
+  std::string line = StringField(finding, "clause");
+  if (line.empty()) line = "(no clause)";
+  if (const std::string level = StringField(finding, "level"); !level.empty()) {
+    line += " (" + level + ")";
+  }
+  if (finding.is_object() && finding.contains("request")) {
+    line += " request " + StringField(finding, "request");
+  }
+  if (const std::string pointer = StringField(finding, "pointer"); !pointer.empty()) {
+    line += " at " + pointer;
+  }
+  line += ": " + StringField(finding, "message");
+  const auto dump = [](const nlohmann::json& value) {
+    return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
+  if (finding.is_object() && finding.contains("expected")) {
+    line += "; expected " + dump(finding["expected"]);
+  }
+  if (finding.is_object() && finding.contains("actual")) {
+    line += "; actual " + dump(finding["actual"]);
+  }
+  return line;
+}
+
+}  // namespace gemini_oracle::reports

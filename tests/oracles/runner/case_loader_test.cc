@@ -1,0 +1,378 @@
+#include "oracles/runner/case_loader.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "oracles/runner/case_rules.h"
+#include "tests/oracles/runner/test_fixtures.h"
+
+namespace gemini_oracle::runner {
+namespace {
+
+using testing::TempDir;
+
+// One line per member, so each negative control below knows its line and column by heart.
+const std::string kGood = R"({
+  "description": "Answers two identical parallel calls in reverse order.",
+  "clauses": ["ADR-226.20"],
+  "features": ["parallel"],
+  "exchanges": [
+    {
+      "user": "go",
+      "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"id": "a", "name": "f", "args": {}}},
+        {"functionCall": {"id": "b", "name": "f", "args": {}}}]}}]}},
+      "then": {"call_order": "reverse", "results": [
+        {"call": 0, "json": {"r": 1}},
+        {"call": 1, "text": "two"}]}
+    },
+    {"response": {"body": {"candidates": [{"content": {"role": "model", "parts": [{"text": "done"}]}}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 2,
+    "wire": [{"request": 2, "pointer": "/contents/1/parts/0/functionCall/args", "equals": {}}]}
+}
+)";
+
+// The same script refused at the first exchange; line 17 holds the whole expect.
+const std::string kRefused = R"({
+  "description": "Refuses two calls that share a native id.",
+  "clauses": ["ADR-226.5"],
+  "features": ["parallel"],
+  "exchanges": [
+    {
+      "user": "go",
+      "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"id": "a", "name": "f", "args": {}}},
+        {"functionCall": {"id": "b", "name": "f", "args": {}}}]}}]}},
+      "then": {"call_order": "reverse", "results": [
+        {"call": 0, "json": {"r": 1}},
+        {"call": 1, "text": "two"}]}
+    },
+    {"response": {"body": {"candidates": [{"content": {"role": "model", "parts": [{"text": "done"}]}}]}}}
+  ],
+  "expect": {"outcome": "refuse", "error": "native_id.duplicate", "phase": "parse", "exchange": 1}
+}
+)";
+
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+class CaseLoaderTest : public ::testing::Test {
+ protected:
+  CaseLoaderTest() : loader_(CaseLoader::FromSourceRoot(testing::SourceRoot())) {}
+
+  LoadedCase LoadText(const std::string& relative, const std::string& text) {
+    return loader_.Load(dir_.Write(relative, text), dir_.path());
+  }
+
+  std::string File(const std::string& relative) const {
+    return (dir_.path() / relative).generic_string();
+  }
+
+  // Diagnostics of one rule only, so an unrelated finding cannot hide a missing one.
+  static std::vector<Diagnostic> OfRule(const std::vector<Diagnostic>& all, std::string_view rule) {
+    std::vector<Diagnostic> out;
+    for (const auto& d : all) {
+      if (d.rule == rule) out.push_back(d);
+    }
+    return out;
+  }
+
+  // Asserts the file produced exactly one diagnostic, of `rule`, at line:column.
+  void ExpectOnly(const LoadedCase& loaded, const std::string& relative, std::string_view rule,
+                  int line, int column) {
+    ASSERT_EQ(loaded.diagnostics.size(), 1u) << Dump(loaded.diagnostics);
+    const Diagnostic& d = loaded.diagnostics.front();
+    EXPECT_EQ(d.file, File(relative));
+    EXPECT_EQ(d.rule, rule);
+    EXPECT_EQ(d.line, line) << FormatDiagnostic(d);
+    EXPECT_EQ(d.column, column) << FormatDiagnostic(d);
+    EXPECT_FALSE(loaded.value.has_value());
+  }
+
+  static std::string Dump(const std::vector<Diagnostic>& all) {
+    std::string text;
+    for (const auto& d : all) text += FormatDiagnostic(d) + "\n";
+    return text;
+  }
+
+  TempDir dir_;
+  CaseLoader loader_;
+};
+
+// Loads a valid accept case with every member in its model.
+TEST_F(CaseLoaderTest, GoodCaseLoadsCleanly) {
+  const LoadedCase loaded = LoadText("adr-226/y_reversed.json", kGood);
+  ASSERT_TRUE(loaded.diagnostics.empty()) << Dump(loaded.diagnostics);
+  ASSERT_TRUE(loaded.value.has_value());
+  const Case& c = *loaded.value;
+  EXPECT_EQ(c.id, "adr-226/y_reversed");
+  EXPECT_EQ(c.Stem(), "y_reversed");
+  EXPECT_EQ(c.Folder(), "adr-226");
+  EXPECT_EQ(c.expected, Expected::kAccept);
+  EXPECT_EQ(c.clauses, std::vector<std::string>{"ADR-226.20"});
+  EXPECT_TRUE(c.HasFeature("parallel"));
+  ASSERT_EQ(c.exchanges.size(), 2u);
+  const Exchange& first = c.exchanges[0];
+  EXPECT_EQ(first.user, "go");
+  EXPECT_EQ(first.response.status, 200);
+  ASSERT_TRUE(first.then.call_order.has_value());
+  EXPECT_TRUE(first.then.call_order->reverse);
+  ASSERT_EQ(first.then.results.size(), 2u);
+  EXPECT_EQ(std::get<std::size_t>(first.then.results[1].call), 1u);
+  EXPECT_EQ(first.then.results[1].kind, Result::Kind::kText);
+  EXPECT_EQ(first.then.results[1].value, Json("two"));
+  EXPECT_EQ(c.expect.outcome, Expected::kAccept);
+  EXPECT_EQ(c.expect.requests, 2u);
+  ASSERT_EQ(c.expect.wire.size(), 1u);
+  EXPECT_EQ(c.expect.wire[0].request, 2u);
+  // `{}` stays an object: the model keeps kinds as written.
+  ASSERT_TRUE(c.expect.wire[0].equals.has_value());
+  EXPECT_TRUE(c.expect.wire[0].equals->is_object());
+}
+
+// Loads a valid refuse case with its error code, phase and exchange.
+TEST_F(CaseLoaderTest, GoodRefuseCaseLoadsCleanly) {
+  const LoadedCase loaded = LoadText("adr-226/n_duplicate.json", kRefused);
+  ASSERT_TRUE(loaded.diagnostics.empty()) << Dump(loaded.diagnostics);
+  EXPECT_EQ(loaded.value->expected, Expected::kRefuse);
+  EXPECT_EQ(loaded.value->expect.error, "native_id.duplicate");
+  EXPECT_EQ(loaded.value->expect.phase, "parse");
+  EXPECT_EQ(loaded.value->expect.exchange, 1u);
+}
+
+// Parses named selectors, explicit call orders and response status and headers.
+TEST_F(CaseLoaderTest, ParsesNamedSelectorsAndExplicitOrder) {
+  std::string text = Replace(kGood, R"({"call": 1, "text": "two"})",
+                             R"({"call": {"name": "f", "args": {"x": 1.0}}, "error": "no"})");
+  text = Replace(text, R"("call_order": "reverse")", R"("call_order": [1, 0])");
+  text = Replace(
+      text,
+      R"("response": {"body": {"candidates": [{"content": {"role": "model", "parts": [{"text")",
+      R"("response": {"status": 201, "headers": {"x-b": "2", "x-a": "1"}, "body": {"candidates": [{"content": {"role": "model", "parts": [{"text")");
+  const LoadedCase loaded = LoadText("adr-226/y_named.json", text);
+  ASSERT_TRUE(loaded.diagnostics.empty()) << Dump(loaded.diagnostics);
+  const Actions& then = loaded.value->exchanges[0].then;
+  EXPECT_EQ(then.call_order->indices, (std::vector<std::size_t>{1, 0}));
+  const auto& named = std::get<NamedCall>(then.results[1].call);
+  EXPECT_EQ(named.name, "f");
+  EXPECT_TRUE((*named.args)["x"].is_number_float());
+  EXPECT_EQ(then.results[1].kind, Result::Kind::kError);
+  const ScriptedResponse& second = loaded.value->exchanges[1].response;
+  EXPECT_EQ(second.status, 201);
+  ASSERT_EQ(second.headers.size(), 2u);
+  EXPECT_EQ(second.headers[0].first, "x-b");  // file order, not sorted
+}
+
+// Reports a JSON syntax error at the byte where parsing failed.
+TEST_F(CaseLoaderTest, SyntaxErrorHasItsPosition) {
+  const LoadedCase loaded =
+      LoadText("adr-226/y_broken.json", "{\n  \"description\": \"x\",\n  \"clauses\": [\n}\n");
+  ExpectOnly(loaded, "adr-226/y_broken.json", rules::kJsonSyntax, 4, 1);
+}
+
+// Reports a schema violation at the offending value with valijson's description.
+TEST_F(CaseLoaderTest, SchemaViolationPointsAtTheValue) {
+  const LoadedCase loaded =
+      LoadText("adr-226/y_feature.json", Replace(kGood, R"(["parallel"])", R"(["paralel"])"));
+  ASSERT_FALSE(loaded.diagnostics.empty());
+  for (const auto& d : loaded.diagnostics) EXPECT_EQ(d.rule, rules::kSchema) << FormatDiagnostic(d);
+  bool at_item = false;
+  for (const auto& d : loaded.diagnostics) {
+    if (d.line == 4 && d.column == 16 && d.message.starts_with("/features/0: ")) at_item = true;
+  }
+  EXPECT_TRUE(at_item) << Dump(loaded.diagnostics);
+}
+
+// Refuses a y_ file whose expect.outcome is not accept.
+TEST_F(CaseLoaderTest, PrefixMustAgreeWithOutcome) {
+  const LoadedCase loaded = LoadText("adr-226/n_accepting.json", kGood);
+  ExpectOnly(loaded, "adr-226/n_accepting.json", rules::kPrefixExpect, 17, 25);
+}
+
+// Refuses a clause id that the registry does not list.
+TEST_F(CaseLoaderTest, UnknownClauseIsReported) {
+  const LoadedCase loaded =
+      LoadText("adr-226/y_unknown.json", Replace(kGood, "ADR-226.20", "ADR-226.99"));
+  ExpectOnly(loaded, "adr-226/y_unknown.json", rules::kClauseUnknown, 3, 15);
+}
+
+// Refuses descriptions that say "should" or "test that", in any case.
+TEST_F(CaseLoaderTest, DescriptionStyleIsEnforced) {
+  ExpectOnly(LoadText("adr-226/y_should.json", Replace(kGood, "Answers two", "SHOULD answer two")),
+             "adr-226/y_should.json", rules::kDescriptionStyle, 2, 18);
+  ExpectOnly(LoadText("adr-226/y_testthat.json",
+                      Replace(kGood, "Answers two", "Test that it answers two")),
+             "adr-226/y_testthat.json", rules::kDescriptionStyle, 2, 18);
+}
+
+// Reports a description of 100 characters or more under description.style too.
+TEST_F(CaseLoaderTest, LongDescriptionIsReported) {
+  const LoadedCase loaded =
+      LoadText("adr-226/y_long.json",
+               Replace(kGood, "Answers two identical parallel calls in reverse order.",
+                       std::string(100, 'a')));
+  const auto style = OfRule(loaded.diagnostics, rules::kDescriptionStyle);
+  ASSERT_EQ(style.size(), 1u) << Dump(loaded.diagnostics);
+  EXPECT_EQ(style[0].line, 2);
+  EXPECT_EQ(style[0].column, 18);
+  // 99 characters is within the limit.
+  EXPECT_TRUE(LoadText("adr-226/y_99.json",
+                       Replace(kGood, "Answers two identical parallel calls in reverse order.",
+                               std::string(99, 'a')))
+                  .diagnostics.empty());
+}
+
+// Refuses an n_ case whose error code is not in the provider error catalogue.
+TEST_F(CaseLoaderTest, UnknownErrorCodeIsReported) {
+  ExpectOnly(
+      LoadText("adr-226/n_bogus.json", Replace(kRefused, "native_id.duplicate", "native_id.bogus")),
+      "adr-226/n_bogus.json", rules::kErrorUnknown, 17, 44);
+}
+
+// Refuses two results of one exchange with the same payload in a y_ case.
+TEST_F(CaseLoaderTest, DuplicateResultPayloadIsReported) {
+  const std::string text =
+      Replace(kGood, R"({"call": 1, "text": "two"})", R"({"call": 1, "json": {"r": 1}})");
+  ExpectOnly(LoadText("adr-226/y_same.json", text), "adr-226/y_same.json", rules::kResultsDistinct,
+             13, 9);
+  // Refused cases may repeat payloads: nothing is answered after the refusal.
+  EXPECT_TRUE(LoadText("adr-226/n_same.json", Replace(kRefused, R"({"call": 1, "text": "two"})",
+                                                      R"({"call": 1, "json": {"r": 1}})"))
+                  .diagnostics.empty());
+}
+
+// Treats 1 and 1.0 as different payloads, as the kind-exact judges do.
+TEST_F(CaseLoaderTest, PayloadsDifferingInNumberKindAreDistinct) {
+  const std::string text =
+      Replace(kGood, R"({"call": 1, "text": "two"})", R"({"call": 1, "json": {"r": 1.0}})");
+  EXPECT_TRUE(LoadText("adr-226/y_kinds.json", text).diagnostics.empty());
+}
+
+// Refuses a numeric selector beyond the scripted functionCall parts.
+TEST_F(CaseLoaderTest, SelectorOutOfRangeIsReported) {
+  ExpectOnly(LoadText("adr-226/y_range.json",
+                      Replace(kGood, R"({"call": 1, "text")", R"({"call": 2, "text")")),
+             "adr-226/y_range.json", rules::kSelectorRange, 13, 18);
+}
+
+// Refuses a call_order that is not a permutation of the scripted calls.
+TEST_F(CaseLoaderTest, CallOrderMustBeAPermutation) {
+  ExpectOnly(LoadText("adr-226/y_short.json", Replace(kGood, R"("reverse")", "[0]")),
+             "adr-226/y_short.json", rules::kSelectorRange, 11, 30);
+  ExpectOnly(LoadText("adr-226/y_beyond.json", Replace(kGood, R"("reverse")", "[0, 5]")),
+             "adr-226/y_beyond.json", rules::kSelectorRange, 11, 34);
+  EXPECT_TRUE(LoadText("adr-226/y_perm.json", Replace(kGood, R"("reverse")", "[1, 0]"))
+                  .diagnostics.empty());
+}
+
+// Refuses a wire assertion on a request the case does not expect.
+TEST_F(CaseLoaderTest, WireRequestBeyondRequestsIsReported) {
+  ExpectOnly(LoadText("adr-226/y_wire.json", Replace(kGood, R"("request": 2)", R"("request": 3)")),
+             "adr-226/y_wire.json", rules::kWireRequest, 18, 26);
+}
+
+// Refuses a refusal at an exchange the case does not script.
+TEST_F(CaseLoaderTest, RefuseExchangeBeyondExchangesIsReported) {
+  ExpectOnly(
+      LoadText("adr-226/n_late.json", Replace(kRefused, R"("exchange": 1)", R"("exchange": 3)")),
+      "adr-226/n_late.json", rules::kRefuseExchange, 17, 97);
+  EXPECT_TRUE(
+      LoadText("adr-226/n_last.json", Replace(kRefused, R"("exchange": 1)", R"("exchange": 2)"))
+          .diagnostics.empty());
+}
+
+// Refuses a second case file with the same stem anywhere in the corpus.
+TEST_F(CaseLoaderTest, DuplicateStemIsReported) {
+  dir_.Write("adr-224/y_same.json", kGood);
+  dir_.Write("adr-226/y_same.json", kGood);
+  const CorpusCheck check = CheckCorpus(dir_.path(), loader_);
+  ASSERT_EQ(check.diagnostics.size(), 1u) << Dump(check.diagnostics);
+  EXPECT_EQ(check.diagnostics[0].rule, rules::kIdUnique);
+  EXPECT_EQ(check.diagnostics[0].file, File("adr-226/y_same.json"));
+  EXPECT_EQ(check.diagnostics[0].line, 1);
+  EXPECT_EQ(check.diagnostics[0].column, 1);
+  ASSERT_EQ(check.cases.size(), 1u);
+  EXPECT_EQ(check.cases[0].id, "adr-224/y_same");
+}
+
+// Reports a JSON file without a verdict prefix inside a case folder, skips other files.
+TEST_F(CaseLoaderTest, DiscoveryFlagsUnprefixedJson) {
+  dir_.Write("case.schema.json", "{}");
+  dir_.Write("VERSION", "1.0.0\n");
+  dir_.Write("adr-226/README.md", "notes");
+  dir_.Write("adr-226/y_good.json", kGood);
+  dir_.Write("adr-226/parallel.json", kGood);
+  dir_.Write(".hidden/x.json", "{");
+  const CorpusCheck check = CheckCorpus(dir_.path(), loader_);
+  ASSERT_EQ(check.diagnostics.size(), 1u) << Dump(check.diagnostics);
+  EXPECT_EQ(
+      FormatDiagnostic(check.diagnostics[0]),
+      File("adr-226/parallel.json") + ":1:1: file name must start with y_, n_ or i_ [file.name]");
+  ASSERT_EQ(check.cases.size(), 1u);
+  EXPECT_EQ(check.cases[0].id, "adr-226/y_good");
+}
+
+// Keeps loading the rest of the corpus after a malformed file, in id order.
+TEST_F(CaseLoaderTest, MalformedFileDoesNotStopTheCorpus) {
+  dir_.Write("adr-226/y_c.json", kGood);
+  dir_.Write("adr-226/y_b.json", "{\"description\": ");
+  dir_.Write("adr-224/y_a.json", kGood);
+  dir_.Write("adr-226/n_d.json", kRefused);
+  const CorpusCheck check = CheckCorpus(dir_.path(), loader_);
+  ASSERT_EQ(check.diagnostics.size(), 1u) << Dump(check.diagnostics);
+  EXPECT_EQ(check.diagnostics[0].rule, rules::kJsonSyntax);
+  EXPECT_EQ(check.diagnostics[0].file, File("adr-226/y_b.json"));
+  EXPECT_EQ(check.diagnostics[0].line, 1);
+  EXPECT_EQ(check.diagnostics[0].column, 17);
+  ASSERT_EQ(check.cases.size(), 3u);
+  EXPECT_EQ(check.cases[0].id, "adr-224/y_a");
+  EXPECT_EQ(check.cases[1].id, "adr-226/n_d");
+  EXPECT_EQ(check.cases[2].id, "adr-226/y_c");
+  EXPECT_FALSE(check.ok());
+}
+
+// Checks only the named files, and a file named twice is one case.
+TEST_F(CaseLoaderTest, CheckFilesChecksOnlyTheNamedFiles) {
+  const auto good = dir_.Write("adr-226/y_good.json", kGood);
+  dir_.Write("adr-226/y_bad.json", "[");
+  const CorpusCheck check = CheckFiles({good, good}, dir_.path(), loader_);
+  EXPECT_TRUE(check.ok()) << Dump(check.diagnostics);
+  ASSERT_EQ(check.cases.size(), 1u);
+  EXPECT_EQ(check.cases[0].id, "adr-226/y_good");
+}
+
+// Reports a file that cannot be read instead of throwing.
+TEST_F(CaseLoaderTest, MissingFileIsReported) {
+  const CorpusCheck check =
+      CheckFiles({dir_.path() / "adr-226/y_missing.json"}, dir_.path(), loader_);
+  ASSERT_EQ(check.diagnostics.size(), 1u);
+  EXPECT_EQ(check.diagnostics[0].rule, rules::kFileRead);
+}
+
+// Counts functionCall parts of a response and of streamed chunks.
+TEST(CaseRules, CountsFunctionCalls) {
+  const Json body = Json::parse(R"({"candidates": [{"content": {"parts": [
+      {"text": "x"}, {"functionCall": {"name": "f"}}, {"functionCall": {"name": "g"}}]}}]})");
+  EXPECT_EQ(rules::CountFunctionCalls(body), 2u);
+  EXPECT_EQ(rules::CountFunctionCalls(Json::array({body, body})), 4u);
+  EXPECT_EQ(rules::CountFunctionCalls(Json::parse(R"({"error": {"code": 500}})")), 0u);
+}
+
+// Names every rule once.
+TEST(CaseRules, RuleNamesAreUnique) {
+  const auto& all = rules::AllRules();
+  std::set<std::string_view> unique(all.begin(), all.end());
+  EXPECT_EQ(unique.size(), all.size());
+  EXPECT_EQ(all.size(), 13u);
+}
+
+}  // namespace
+}  // namespace gemini_oracle::runner
