@@ -177,6 +177,10 @@ void LinkLegacy(const Message& message, std::size_t turn, const std::vector<Nati
     if (!taken.insert(*match).second) Refuse("legacy.ambiguous", turn, c, "tool_calls");
     out.links[call.id] = CallLink{natives[*match].part, natives[*match].id};
   }
+  // Coverage as with bindings: a native call with an ID must be answered, so it needs a call.
+  for (std::size_t n = 0; n < natives.size(); ++n) {
+    if (natives[n].id && !taken.count(n)) Refuse("legacy.unmatched", turn, natives[n].part, "native_parts");
+  }
 }
 
 }  // namespace

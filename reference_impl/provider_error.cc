@@ -51,7 +51,8 @@ const std::vector<ErrorCodeInfo>& ErrorCatalogue() {
       {"legacy.ambiguous", "ADR-226.12",
        "Older state without bindings has identical parallel calls with native ids."},
       {"legacy.unmatched", "ADR-226.11",
-       "Older state without bindings has a call that matches no native part by name and arguments."},
+       "Older state without bindings has a call, or a native call with an id, that matches "
+       "nothing by name and arguments."},
       // The exchange itself.
       {"http.transport", "",
        "The request could not be delivered or no response arrived within the timeout."},

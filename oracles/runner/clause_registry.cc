@@ -63,6 +63,12 @@ ClauseRegistry ClauseRegistry::FromJson(const Json& array) {
     clause.id = RequiredString(entry, "id", i);
     clause.adr = RequiredString(entry, "adr", i);
     clause.summary = RequiredString(entry, "summary", i);
+    if (const auto pending = entry.find("pending"); pending != entry.end()) {
+      if (!pending->is_string() || pending->get_ref<const std::string&>().empty()) {
+        throw std::runtime_error("clause " + clause.id + ": pending must be a nonempty reason");
+      }
+      clause.pending = pending->get<std::string>();
+    }
     const auto level = LevelFromString(RequiredString(entry, "level", i));
     if (!level) {
       throw std::runtime_error("clause " + clause.id + ": level must be must, open or beyond");

@@ -22,6 +22,9 @@ struct Clause {
   std::string adr;  // "ADR-226"
   Level level = Level::kMust;
   std::string summary;
+  /// Why a must-clause has no case yet (the feature it needs is not built); empty otherwise.
+  /// `clauses` reports such a clause as pending instead of failing.
+  std::string pending;
 };
 
 class ClauseRegistry {
