@@ -51,11 +51,10 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
   if (content == candidate.end() || !content->is_object()) {
     Refuse("response.malformed", {}, "content");
   }
-  Json parts = Json::array();
-  if (const auto p = content->find("parts"); p != content->end()) {
-    if (!p->is_array()) Refuse("response.malformed", {}, "parts");
-    parts = *p;
-  }
+  // A candidate without parts (e.g. finishReason MALFORMED_FUNCTION_CALL) has no turn to keep.
+  const auto p = content->find("parts");
+  if (p == content->end() || !p->is_array()) Refuse("response.malformed", {}, "parts");
+  Json parts = *p;
 
   TakenIds taken(conversation);
   // A synthesized ID never coincides with a native one of this answer, so no reader can mistake

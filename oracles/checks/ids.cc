@@ -1,0 +1,99 @@
+// ADR-226.1, 226.4: IDs on the wire come only from the server; public IDs are the adapter's own.
+#include <set>
+
+#include "oracles/checks/judge.h"
+#include "oracles/checks/wire_view.h"
+
+namespace gemini_oracle::checks {
+namespace {
+
+void AddNativeIds(const Json& parts, std::set<std::string>& out) {
+  for (const std::size_t p : detail::FunctionCallPositions(parts)) {
+    const Json* id = detail::Member(parts[p]["functionCall"], "id");
+    if (id != nullptr && id->is_string()) out.insert(id->get<std::string>());
+  }
+}
+
+}  // namespace
+
+std::vector<Finding> JudgeIds(const CaseRun& run) {
+  std::vector<Finding> findings;
+  const auto decoded = detail::DecodeJournal(run.journal);
+  const auto initial = detail::InitialAssistants(run.c);
+
+  // ADR-226.4: no synthesized ID ever appears on the wire. Request m may carry the IDs of the
+  // initial capsules and of the responses to requests 1..m-1, nothing else.
+  std::set<std::string> sent_by_server;
+  for (const Json* message : initial) {
+    if (const Json* parts = detail::CapsuleNativeParts(*message))
+      AddNativeIds(*parts, sent_by_server);
+  }
+  for (std::size_t r = 0; r < decoded.size(); ++r) {
+    if (r >= 1 && r <= run.c.exchanges.size()) {
+      AddNativeIds(detail::ScriptedParts(run.c.exchanges[r - 1]), sent_by_server);
+    }
+    const Json* contents = detail::Contents(decoded[r].body);
+    if (contents == nullptr) continue;
+    for (std::size_t c = 0; c < contents->size(); ++c) {
+      const Json* parts = detail::Member((*contents)[c], "parts");
+      if (parts == nullptr || !parts->is_array()) continue;
+      for (std::size_t p = 0; p < parts->size(); ++p) {
+        for (const char* field : {"functionCall", "functionResponse"}) {
+          const Json* holder = detail::Member((*parts)[p], field);
+          if (holder == nullptr) continue;
+          const Json* id = detail::Member(*holder, "id");
+          if (id == nullptr) continue;
+          if (id->is_string() && sent_by_server.count(id->get<std::string>()) != 0) continue;
+          findings.push_back(MakeFinding(
+              "ADR-226.4", kWireViolation, r + 1,
+              "/contents/" + std::to_string(c) + "/parts/" + std::to_string(p) + "/" + field +
+                  "/id",
+              std::string("a ") + field + " carries an id the server never sent", "absent", *id));
+        }
+      }
+    }
+  }
+
+  // ADR-226.1: public IDs are nonempty, unique across the conversation and never the native ID.
+  std::set<std::string> public_ids;
+  for (const Json* message : initial) {
+    const Json* calls = detail::Member(*message, "tool_calls");
+    if (calls == nullptr || !calls->is_array()) continue;
+    for (const auto& call : *calls) {
+      const Json* id = detail::Member(call, "id");
+      if (id != nullptr && id->is_string()) public_ids.insert(id->get<std::string>());
+    }
+  }
+  for (std::size_t k = 0; k < run.report.exchanges.size(); ++k) {
+    const auto& calls = run.report.exchanges[k].calls;
+    Json scripted = Json::array();
+    if (k < run.c.exchanges.size()) scripted = detail::ScriptedParts(run.c.exchanges[k]);
+    const auto positions = detail::FunctionCallPositions(scripted);
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      const std::string label =
+          "the public id of call " + std::to_string(i) + " of exchange " + std::to_string(k + 1);
+      const std::string& id = calls[i].id;
+      if (id.empty()) {
+        findings.push_back(MakeFinding("ADR-226.1", kWireViolation, std::nullopt, "",
+                                       label + " is empty", "nonempty", id));
+        continue;
+      }
+      if (!public_ids.insert(id).second) {
+        findings.push_back(MakeFinding("ADR-226.1", kWireViolation, std::nullopt, "",
+                                       label + " is already used in the conversation", "unique",
+                                       id));
+      }
+      if (i < positions.size()) {
+        const Json* native = detail::Member(scripted[positions[i]]["functionCall"], "id");
+        if (native != nullptr && native->is_string() && native->get<std::string>() == id) {
+          findings.push_back(MakeFinding("ADR-226.1", kWireViolation, std::nullopt, "",
+                                         label + " is the call's native id, not a synthesized one",
+                                         "synthesized", id));
+        }
+      }
+    }
+  }
+  return findings;
+}
+
+}  // namespace gemini_oracle::checks

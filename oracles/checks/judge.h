@@ -1,0 +1,60 @@
+#pragma once
+// The judges of one case run. Each reads the raw journal (decoding every body itself with
+// kind-preserving parsing), the case and the driver's report, and returns findings. None of
+// them calls the reference request builder: they judge any implementation from the wire.
+
+#include <string_view>
+#include <vector>
+
+#include "oracles/capture/journal.h"
+#include "oracles/checks/finding.h"
+#include "oracles/runner/case.h"
+#include "oracles/runner/driver.h"
+
+namespace gemini_oracle::checks {
+
+/// Everything a judge sees. Journal position i (0-based) is request i+1, sent for exchange i+1.
+struct CaseRun {
+  const runner::Case& c;
+  const std::vector<capture::JournalEntry>& journal;
+  const runner::DriverReport& report;
+};
+
+/// ADR-224.12: every journaled body decodes as a JSON object with a `contents` array.
+std::vector<Finding> JudgeDecoding(const CaseRun& run);
+/// The case's verdict facts: accepted or refused as the case says, with the right code, phase
+/// and exchange, and no contact before a pre-contact refusal. Silent for implementation_defined.
+std::vector<Finding> JudgeOutcome(const CaseRun& run);
+/// ADR-224.1, 224.2: functionCall.args and functionResponse.response roots are objects.
+std::vector<Finding> JudgeStructRoots(const CaseRun& run);
+/// ADR-224.2-224.6, 226.3, 226.4, 226.20: the results of exchange k as sent in request k+1.
+std::vector<Finding> JudgeResults(const CaseRun& run);
+/// ADR-224.7, 224.8, 224.10, 226.16 (open: 224.F1): model turns replay their native parts.
+std::vector<Finding> JudgeReplay(const CaseRun& run);
+/// ADR-226.1, 226.4: no ID on the wire the server never sent; public IDs sound.
+std::vector<Finding> JudgeIds(const CaseRun& run);
+/// ADR-224.11: each public call's arguments equal its native args (ADR-226.8 rule).
+std::vector<Finding> JudgePublicArguments(const CaseRun& run);
+/// ADR-224.12 and the case's clauses: each `expect.wire` assertion holds.
+std::vector<Finding> JudgeWireAssertions(const CaseRun& run);
+/// ADR-224.9: the carried transcript is unchanged by building a request.
+std::vector<Finding> JudgeNoRewrite(const CaseRun& run);
+/// ADR-226.17: a request with a tool mode carries it; a NONE request still declares tools.
+std::vector<Finding> JudgeClosing(const CaseRun& run);
+/// ADR-226.19: a refusal message exposes no native content.
+std::vector<Finding> JudgeLeaks(const CaseRun& run);
+
+using JudgeFn = std::vector<Finding> (*)(const CaseRun&);
+
+struct Judge {
+  std::string_view name;  // "outcome", "struct_roots", ...
+  JudgeFn run;
+};
+
+/// Every judge, in the order JudgeAll runs them.
+const std::vector<Judge>& Judges();
+
+/// All findings of all judges, judge by judge, each in wire order.
+std::vector<Finding> JudgeAll(const CaseRun& run);
+
+}  // namespace gemini_oracle::checks

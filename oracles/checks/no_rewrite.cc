@@ -1,0 +1,43 @@
+// ADR-224.9: building a request never rewrites the carried state; the wire copy is separate.
+#include <algorithm>
+
+#include "oracles/checks/judge.h"
+#include "oracles/checks/wire_view.h"
+
+namespace gemini_oracle::checks {
+
+std::vector<Finding> JudgeNoRewrite(const CaseRun& run) {
+  std::vector<Finding> findings;
+  for (std::size_t k = 0; k < run.report.exchanges.size(); ++k) {
+    const auto& report = run.report.exchanges[k];
+    const std::string& before = report.transcript_before_build;
+    const std::string& after = report.transcript_after_build;
+    if (before.empty() || after.empty() || before == after) continue;
+    const std::size_t offset = static_cast<std::size_t>(
+        std::mismatch(before.begin(), before.end(), after.begin(), after.end()).first -
+        before.begin());
+    const std::string message = "building request " + std::to_string(k + 1) +
+                                " changed the carried transcript (first difference at byte " +
+                                std::to_string(offset) + ")";
+    Json expected = nullptr;
+    Json actual = nullptr;
+    const Json old_state = Json::parse(before, nullptr, false);
+    const Json new_state = Json::parse(after, nullptr, false);
+    if (!old_state.is_discarded() && !new_state.is_discarded()) {
+      // Where the snapshots differ, as a pointer into the transcript snapshot.
+      const std::string at = detail::FirstDifference(old_state, new_state, "").value_or("");
+      const Json::json_pointer pointer(at);
+      expected = Json::object();
+      actual = Json::object();
+      expected["transcript_pointer"] = at;
+      actual["transcript_pointer"] = at;
+      expected["value"] = old_state.contains(pointer) ? old_state.at(pointer) : Json("absent");
+      actual["value"] = new_state.contains(pointer) ? new_state.at(pointer) : Json("absent");
+    }
+    findings.push_back(
+        MakeFinding("ADR-224.9", kWireViolation, k + 1, "", message, expected, actual));
+  }
+  return findings;
+}
+
+}  // namespace gemini_oracle::checks

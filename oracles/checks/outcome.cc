@@ -1,0 +1,128 @@
+// The case's verdict facts (GUIDE §3.1, §3.5): accepted or refused as the file name says.
+#include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "oracles/checks/judge.h"
+
+namespace gemini_oracle::checks {
+namespace {
+
+// Clauses whose behaviour is a refusal; an n_ case's findings cite the first of these it lists.
+constexpr std::array<std::string_view, 7> kRefusingClauses = {
+    "ADR-226.5", "ADR-226.6", "ADR-226.7", "ADR-226.10", "ADR-226.11", "ADR-226.12", "ADR-226.15"};
+
+std::string CaseClause(const runner::Case& c) {
+  return c.clauses.empty() ? std::string("ADR-224.12") : c.clauses.front();
+}
+
+std::string RefusingClause(const runner::Case& c) {
+  for (const auto& clause : c.clauses) {
+    if (std::find(kRefusingClauses.begin(), kRefusingClauses.end(), clause) !=
+        kRefusingClauses.end()) {
+      return clause;
+    }
+  }
+  return CaseClause(c);
+}
+
+Json RefusalJson(const runner::Refusal& refusal) {
+  Json out = Json::object();
+  out["code"] = refusal.code;
+  out["phase"] = refusal.phase;
+  out["exchange"] = refusal.exchange;
+  return out;
+}
+
+std::vector<Finding> JudgeAccept(const CaseRun& run) {
+  std::vector<Finding> findings;
+  const std::string clause = CaseClause(run.c);
+  const std::size_t expected = run.c.expect.requests.value_or(run.c.exchanges.size());
+  const std::size_t sent = run.journal.size();
+  // ADR-224.12: an accepted case is accepted, every scripted request sent.
+  if (run.report.refusal) {
+    findings.push_back(MakeFinding(clause, kShouldHaveAccepted, std::nullopt, "",
+                                   "refused with " + run.report.refusal->code + " in the " +
+                                       run.report.refusal->phase + " phase of exchange " +
+                                       std::to_string(run.report.refusal->exchange),
+                                   "accept", RefusalJson(*run.report.refusal)));
+    return findings;
+  }
+  if (sent < expected) {
+    findings.push_back(MakeFinding(clause, kShouldHaveAccepted, std::nullopt, "",
+                                   "stopped after " + std::to_string(sent) + " of " +
+                                       std::to_string(expected) + " requests without a refusal",
+                                   expected, sent));
+  } else if (sent > expected) {
+    findings.push_back(MakeFinding(
+        clause, kWireViolation, expected + 1, "",
+        "sent " + std::to_string(sent) + " requests where the case has " + std::to_string(expected),
+        expected, sent));
+  }
+  return findings;
+}
+
+std::vector<Finding> JudgeRefuse(const CaseRun& run) {
+  std::vector<Finding> findings;
+  const std::string clause = RefusingClause(run.c);
+  const runner::Expect& expect = run.c.expect;
+  const std::size_t exchange = expect.exchange.value_or(1);
+  Json wanted = Json::object();
+  wanted["code"] = expect.error;
+  wanted["phase"] = expect.phase;
+  wanted["exchange"] = exchange;
+  if (!run.report.refusal) {
+    findings.push_back(MakeFinding(clause, kShouldHaveRefused, std::nullopt, "",
+                                   "no refusal; the case expects " + expect.error + " in the " +
+                                       expect.phase + " phase of exchange " +
+                                       std::to_string(exchange),
+                                   wanted, "accept"));
+    return findings;
+  }
+  const runner::Refusal& refusal = *run.report.refusal;
+  if (refusal.code != expect.error) {
+    findings.push_back(MakeFinding(clause, kWrongError, std::nullopt, "",
+                                   "refused with " + refusal.code + " instead of " + expect.error,
+                                   expect.error, refusal.code));
+  }
+  if (refusal.phase != expect.phase) {
+    findings.push_back(
+        MakeFinding(clause, kWrongError, std::nullopt, "",
+                    "refused in the " + refusal.phase + " phase instead of " + expect.phase,
+                    expect.phase, refusal.phase));
+  }
+  if (refusal.exchange != exchange) {
+    findings.push_back(MakeFinding(clause, kWrongError, std::nullopt, "",
+                                   "refused at exchange " + std::to_string(refusal.exchange) +
+                                       " instead of " + std::to_string(exchange),
+                                   exchange, refusal.exchange));
+  }
+  // A build refusal of exchange e comes before request e; parse and http ones after it.
+  const std::size_t allowed =
+      expect.phase == "build" ? (exchange > 0 ? exchange - 1 : 0) : exchange;
+  if (run.journal.size() > allowed) {
+    findings.push_back(MakeFinding(clause, kContactedBeforeRefusal, allowed + 1, "",
+                                   "sent " + std::to_string(run.journal.size()) +
+                                       " requests; a refusal in the " + expect.phase +
+                                       " phase of exchange " + std::to_string(exchange) +
+                                       " allows " + std::to_string(allowed),
+                                   allowed, run.journal.size()));
+  }
+  return findings;
+}
+
+}  // namespace
+
+std::vector<Finding> JudgeOutcome(const CaseRun& run) {
+  switch (run.c.expect.outcome) {
+    case runner::Expected::kAccept:
+      return JudgeAccept(run);
+    case runner::Expected::kRefuse:
+      return JudgeRefuse(run);
+    case runner::Expected::kImplementationDefined:
+      return {};
+  }
+  return {};
+}
+
+}  // namespace gemini_oracle::checks

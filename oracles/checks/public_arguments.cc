@@ -1,0 +1,33 @@
+// ADR-224.11: public tool-call arguments stay decoded maps equal to their native args.
+#include "oracles/checks/judge.h"
+#include "oracles/checks/wire_view.h"
+#include "reference_impl/json_equality.h"
+
+namespace gemini_oracle::checks {
+
+std::vector<Finding> JudgePublicArguments(const CaseRun& run) {
+  std::vector<Finding> findings;
+  for (std::size_t k = 0; k < run.report.exchanges.size() && k < run.c.exchanges.size(); ++k) {
+    const auto& calls = run.report.exchanges[k].calls;
+    const Json scripted = detail::ScriptedParts(run.c.exchanges[k]);
+    const auto positions = detail::FunctionCallPositions(scripted);
+    for (std::size_t i = 0; i < calls.size() && i < positions.size(); ++i) {
+      const std::string label = "the public arguments of call " + std::to_string(i) +
+                                " of exchange " + std::to_string(k + 1);
+      const Json* native = detail::Member(scripted[positions[i]]["functionCall"], "args");
+      const Json expected = native != nullptr ? *native : Json::object();
+      const Json& actual = calls[i].arguments;
+      if (!actual.is_object()) {
+        findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
+                                       label + " are not a decoded map", "object", actual));
+      } else if (!ref::ArgumentsEqual(expected, actual)) {
+        findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
+                                       label + " differ from the native args (ADR-226.8 rule)",
+                                       expected, actual));
+      }
+    }
+  }
+  return findings;
+}
+
+}  // namespace gemini_oracle::checks

@@ -1,0 +1,211 @@
+// ADR-224.7, 224.8 (open: 224.F1), 224.10, 226.16: in request m the model contents are, in
+// order, the initial transcript's assistant turns and then the scripted responses 1..m-1.
+// Owned turns replay their native parts; foreign and generic turns carry no native IDs.
+#include "oracles/checks/judge.h"
+#include "oracles/checks/wire_view.h"
+
+namespace gemini_oracle::checks {
+namespace {
+
+struct ExpectedTurn {
+  const Json* native_parts = nullptr;  // owned: the parts to replay; nullptr: foreign/generic
+  Json scripted;                       // storage for a scripted response's parts
+};
+
+struct Context {
+  std::size_t request = 0;
+  std::string label;  // "model turn t"
+  std::vector<Finding>* findings = nullptr;
+
+  void Add(std::string clause, std::string pointer, std::string message, Json expected = nullptr,
+           Json actual = nullptr) const {
+    findings->push_back(MakeFinding(std::move(clause), kWireViolation, request, std::move(pointer),
+                                    label + ": " + message, std::move(expected),
+                                    std::move(actual)));
+  }
+};
+
+// A replayed value against its native value: exact, a kind drift only (open), a cast nested
+// list (224.6) or a changed member (224.8).
+void CompareValue(const Context& ctx, const Json& native, const Json& replayed,
+                  const std::string& pointer, const std::string& what) {
+  const auto worst = detail::WorstDrift(detail::Drifts(native, replayed, pointer));
+  if (!worst) return;
+  switch (worst->drift) {
+    case detail::Drift::kOther:
+      // ADR-224.8: every member is kept as received.
+      ctx.Add("ADR-224.8", worst->pointer, what + " differs from the native part", native,
+              replayed);
+      break;
+    case detail::Drift::kListBecameObject:
+      // ADR-224.6: a list nested inside a root stays a list.
+      ctx.Add("ADR-224.6", worst->pointer, "a list nested in " + what + " became an object", native,
+              replayed);
+      break;
+    case detail::Drift::kNumericKind:
+    case detail::Drift::kObjectBecameList:
+      // ADR-224.F1 (open): a nested kind (int/float, object/list) changed, the value did not.
+      ctx.Add("ADR-224.F1", worst->pointer,
+              "a nested JSON kind in " + what + " changed (number or object/list kind)", native,
+              replayed);
+      break;
+  }
+}
+
+void CompareFunctionCall(const Context& ctx, const Json& native, const Json& replayed,
+                         const std::string& at) {
+  for (auto it = native.begin(); it != native.end(); ++it) {
+    const std::string pointer = PointerAppend(at, it.key());
+    const auto other = replayed.find(it.key());
+    if (other == replayed.end()) {
+      // ADR-224.8: every member is kept (functionCall.id included: ADR-226.3 needs it).
+      ctx.Add("ADR-224.8", pointer, "the replayed functionCall drops its " + it.key() + " member",
+              it.value(), "absent");
+      continue;
+    }
+    if (it.key() == "args") {
+      // ADR-224.7: the root rule applies on replay; the only allowed change is a list root
+      // becoming the numeric-key object.
+      if (!other->is_object()) {
+        ctx.Add("ADR-224.7", pointer, "replayed functionCall.args is not an object", "object",
+                *other);
+        continue;
+      }
+      Json root = it.value();
+      if (root.is_array()) {
+        Json object = Json::object();
+        for (std::size_t i = 0; i < root.size(); ++i) object[std::to_string(i)] = root[i];
+        root = std::move(object);
+      }
+      CompareValue(ctx, root, *other, pointer, "functionCall.args");
+      continue;
+    }
+    CompareValue(ctx, it.value(), *other, pointer, "functionCall." + it.key());
+  }
+  for (auto it = replayed.begin(); it != replayed.end(); ++it) {
+    // An added id is the ids judge's finding (ADR-226.4).
+    if (it.key() == "id" || native.contains(it.key())) continue;
+    ctx.Add("ADR-224.8", PointerAppend(at, it.key()),
+            "the replayed functionCall adds a " + it.key() + " member", "absent", it.value());
+  }
+}
+
+void CompareParts(const Context& ctx, const Json& native, const Json& replayed,
+                  const std::string& at) {
+  if (native.empty()) {
+    // A turn without parts may be replayed as one empty text part (Gemini needs a part).
+    const bool empty_text =
+        replayed.size() == 1 && KindExactEqual(replayed[0], Json::parse(R"({"text":""})"));
+    if (!replayed.empty() && !empty_text) {
+      ctx.Add("ADR-224.8", at, "a turn without native parts replays parts", 0, replayed.size());
+    }
+    return;
+  }
+  if (native.size() != replayed.size()) {
+    // ADR-224.8: native parts keep their number and order (no merging, no splitting).
+    ctx.Add("ADR-224.8", at,
+            "replays " + std::to_string(replayed.size()) + " parts for " +
+                std::to_string(native.size()) + " native parts",
+            native.size(), replayed.size());
+    return;
+  }
+  for (std::size_t p = 0; p < native.size(); ++p) {
+    const Json& np = native[p];
+    const Json& rp = replayed[p];
+    const std::string pointer = PointerAppend(at, p);
+    if (!np.is_object()) continue;  // malformed stored state: a refusal case, not a replay
+    if (!rp.is_object()) {
+      ctx.Add("ADR-224.8", pointer, "a replayed part is not an object", "object", rp);
+      continue;
+    }
+    for (auto it = np.begin(); it != np.end(); ++it) {
+      const std::string member = PointerAppend(pointer, it.key());
+      const auto other = rp.find(it.key());
+      if (other == rp.end()) {
+        // ADR-224.8: signatures and every other member stay on their part.
+        ctx.Add("ADR-224.8", member, "a replayed part drops its " + it.key() + " member",
+                it.value(), "absent");
+      } else if (it.key() == "functionCall" && it.value().is_object() && other->is_object()) {
+        CompareFunctionCall(ctx, it.value(), *other, member);
+      } else {
+        CompareValue(ctx, it.value(), *other, member, it.key());
+      }
+    }
+    for (auto it = rp.begin(); it != rp.end(); ++it) {
+      if (np.contains(it.key())) continue;
+      // ADR-224.8: a signature stays on the part it arrived on, never copied to a sibling.
+      ctx.Add("ADR-224.8", PointerAppend(pointer, it.key()),
+              it.key() == "thoughtSignature"
+                  ? std::string("a thought signature appears on a part that had none")
+                  : "a replayed part adds a " + it.key() + " member",
+              "absent", it.value());
+    }
+  }
+}
+
+// ADR-224.10, 226.16: a foreign or generic turn is rebuilt without native IDs, roots objects.
+void CheckGeneric(const Context& ctx, const Json& replayed, const std::string& at) {
+  for (std::size_t p = 0; p < replayed.size(); ++p) {
+    const Json* fc = detail::Member(replayed[p], "functionCall");
+    if (fc == nullptr) continue;
+    const std::string pointer = PointerAppend(at, p) + "/functionCall";
+    if (const Json* id = detail::Member(*fc, "id")) {
+      ctx.Add("ADR-226.16", pointer + "/id",
+              "a foreign or generic turn's functionCall carries an id", "absent", *id);
+    }
+    if (const Json* args = detail::Member(*fc, "args"); args != nullptr && !args->is_object()) {
+      ctx.Add("ADR-224.10", pointer + "/args",
+              "a foreign or generic turn's functionCall.args is not an object", "object", *args);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Finding> JudgeReplay(const CaseRun& run) {
+  std::vector<Finding> findings;
+  const auto decoded = detail::DecodeJournal(run.journal);
+  const auto initial = detail::InitialAssistants(run.c);
+  for (std::size_t r = 0; r < decoded.size(); ++r) {
+    const Json* contents = detail::Contents(decoded[r].body);
+    if (contents == nullptr) continue;
+    const std::size_t request = r + 1;
+
+    std::vector<ExpectedTurn> turns;
+    turns.reserve(initial.size() + r);
+    for (const Json* message : initial) turns.push_back({detail::CapsuleNativeParts(*message), {}});
+    for (std::size_t j = 1; j < request && j <= run.c.exchanges.size(); ++j) {
+      turns.push_back({nullptr, detail::ScriptedParts(run.c.exchanges[j - 1])});
+    }
+    for (std::size_t t = initial.size(); t < turns.size(); ++t) {
+      turns[t].native_parts = &turns[t].scripted;
+    }
+
+    const auto models = detail::ModelContentPositions(*contents);
+    if (models.size() != turns.size()) {
+      // ADR-224.8: every carried turn is replayed once, in order.
+      findings.push_back(MakeFinding(
+          "ADR-224.8", kWireViolation, request, "/contents",
+          "request " + std::to_string(request) + " carries " + std::to_string(models.size()) +
+              " model turns where the conversation has " + std::to_string(turns.size()),
+          turns.size(), models.size()));
+    }
+    for (std::size_t t = 0; t < turns.size() && t < models.size(); ++t) {
+      const std::string at = "/contents/" + std::to_string(models[t]) + "/parts";
+      const Context ctx{request, "model turn " + std::to_string(t + 1), &findings};
+      const Json* parts = detail::Member((*contents)[models[t]], "parts");
+      if (parts == nullptr || !parts->is_array()) {
+        ctx.Add("ADR-224.8", at, "a model content has no parts list");
+        continue;
+      }
+      if (turns[t].native_parts != nullptr) {
+        CompareParts(ctx, *turns[t].native_parts, *parts, at);
+      } else {
+        CheckGeneric(ctx, *parts, at);
+      }
+    }
+  }
+  return findings;
+}
+
+}  // namespace gemini_oracle::checks

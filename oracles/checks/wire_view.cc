@@ -1,0 +1,263 @@
+#include "oracles/checks/wire_view.h"
+
+#include "oracles/checks/finding.h"
+#include "reference_impl/json_equality.h"
+
+namespace gemini_oracle::checks::detail {
+namespace {
+
+void AppendCandidateParts(const Json& response, Json& out) {
+  const Json* candidates = Member(response, "candidates");
+  if (candidates == nullptr || !candidates->is_array() || candidates->empty()) return;
+  const Json* content = Member((*candidates)[0], "content");
+  if (content == nullptr) return;
+  const Json* parts = Member(*content, "parts");
+  if (parts == nullptr || !parts->is_array()) return;
+  for (const auto& part : *parts) out.push_back(part);
+}
+
+}  // namespace
+
+const Json* Member(const Json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
+  const auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+std::vector<DecodedRequest> DecodeJournal(const std::vector<capture::JournalEntry>& journal) {
+  std::vector<DecodedRequest> out;
+  out.reserve(journal.size());
+  for (const auto& entry : journal) {
+    DecodedRequest decoded;
+    try {
+      decoded.body = ParseJson(entry.body);
+    } catch (const Json::parse_error& error) {
+      decoded.error = "not JSON (parse error at byte " + std::to_string(error.byte) + ")";
+    }
+    out.push_back(std::move(decoded));
+  }
+  return out;
+}
+
+const Json* Contents(const std::optional<Json>& body) {
+  if (!body) return nullptr;
+  const Json* contents = Member(*body, "contents");
+  return contents != nullptr && contents->is_array() ? contents : nullptr;
+}
+
+Json ScriptedParts(const runner::Exchange& exchange) {
+  Json parts = Json::array();
+  const Json& body = exchange.response.body;
+  if (body.is_array()) {
+    for (const auto& chunk : body) AppendCandidateParts(chunk, parts);
+  } else {
+    AppendCandidateParts(body, parts);
+  }
+  return parts;
+}
+
+std::vector<std::size_t> FunctionCallPositions(const Json& parts) {
+  std::vector<std::size_t> out;
+  if (!parts.is_array()) return out;
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    if (Member(parts[p], "functionCall") != nullptr) out.push_back(p);
+  }
+  return out;
+}
+
+std::vector<const Json*> InitialAssistants(const runner::Case& c) {
+  std::vector<const Json*> out;
+  if (!c.transcript.is_array()) return out;
+  for (const auto& message : c.transcript) {
+    const Json* role = Member(message, "role");
+    if (role != nullptr && role->is_string() && *role == "assistant") out.push_back(&message);
+  }
+  return out;
+}
+
+const Json* CapsuleNativeParts(const Json& message) {
+  const Json* state = Member(message, "provider_state");
+  if (state == nullptr) return nullptr;
+  const Json* capsule = Member(*state, "gemini");
+  if (capsule == nullptr) return nullptr;
+  const Json* parts = Member(*capsule, "native_parts");
+  return parts != nullptr && parts->is_array() ? parts : nullptr;
+}
+
+std::vector<std::size_t> ModelContentPositions(const Json& contents) {
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < contents.size(); ++i) {
+    const Json* role = Member(contents[i], "role");
+    if (role != nullptr && role->is_string() && *role == "model") out.push_back(i);
+  }
+  return out;
+}
+
+std::optional<std::size_t> ResolveSelector(const runner::CallSelector& selector,
+                                           const Json& scripted_parts) {
+  const std::vector<std::size_t> calls = FunctionCallPositions(scripted_parts);
+  if (const auto* index = std::get_if<std::size_t>(&selector)) {
+    if (*index < calls.size()) return *index;
+    return std::nullopt;
+  }
+  const auto& named = std::get<runner::NamedCall>(selector);
+  std::optional<std::size_t> found;
+  for (std::size_t c = 0; c < calls.size(); ++c) {
+    const Json& fc = scripted_parts[calls[c]]["functionCall"];
+    const Json* name = Member(fc, "name");
+    if (name == nullptr || !name->is_string() || *name != named.name) continue;
+    if (named.args) {
+      const Json* args = Member(fc, "args");
+      const Json empty = Json::object();
+      if (!ref::ArgumentsEqual(args != nullptr ? *args : empty, *named.args)) continue;
+    }
+    if (found) return std::nullopt;  // ambiguous
+    found = c;
+  }
+  return found;
+}
+
+void CollectStrings(const Json& value, std::vector<std::string>& out) {
+  if (value.is_string()) {
+    out.push_back(value.get<std::string>());
+  } else if (value.is_object() || value.is_array()) {
+    for (const auto& item : value) CollectStrings(item, out);
+  }
+}
+
+std::optional<std::string> FirstDifference(const Json& expected, const Json& actual,
+                                           const std::string& pointer) {
+  if (KindExactEqual(expected, actual)) return std::nullopt;
+  if (expected.is_object() && actual.is_object()) {
+    for (auto it = expected.begin(); it != expected.end(); ++it) {
+      const auto other = actual.find(it.key());
+      if (other == actual.end()) return PointerAppend(pointer, it.key());
+      if (auto diff = FirstDifference(it.value(), *other, PointerAppend(pointer, it.key()))) {
+        return diff;
+      }
+    }
+    for (auto it = actual.begin(); it != actual.end(); ++it) {
+      if (expected.find(it.key()) == expected.end()) return PointerAppend(pointer, it.key());
+    }
+    return pointer;
+  }
+  if (expected.is_array() && actual.is_array() && expected.size() == actual.size()) {
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      if (auto diff = FirstDifference(expected[i], actual[i], PointerAppend(pointer, i))) {
+        return diff;
+      }
+    }
+  }
+  return pointer;
+}
+
+std::optional<std::string> ListTurnedObject(const Json& expected, const Json& actual,
+                                            const std::string& pointer) {
+  if (expected.is_array() && actual.is_object()) return pointer;
+  if (expected.is_object() && actual.is_object()) {
+    for (auto it = expected.begin(); it != expected.end(); ++it) {
+      const auto other = actual.find(it.key());
+      if (other == actual.end()) continue;
+      if (auto at = ListTurnedObject(it.value(), *other, PointerAppend(pointer, it.key()))) {
+        return at;
+      }
+    }
+  }
+  if (expected.is_array() && actual.is_array()) {
+    for (std::size_t i = 0; i < expected.size() && i < actual.size(); ++i) {
+      if (auto at = ListTurnedObject(expected[i], actual[i], PointerAppend(pointer, i))) {
+        return at;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+// Keys "0".."n-1" in order.
+bool NumericKeyed(const Json& object) {
+  std::size_t i = 0;
+  for (auto it = object.begin(); it != object.end(); ++it, ++i) {
+    if (it.key() != std::to_string(i)) return false;
+  }
+  return true;
+}
+
+void CollectDrifts(const Json& expected, const Json& actual, const std::string& pointer,
+                   std::vector<DriftAt>& out) {
+  if (KindExactEqual(expected, actual)) return;
+  if (expected.is_number() && actual.is_number()) {
+    out.push_back(
+        {ref::ArgumentsEqual(expected, actual) ? Drift::kNumericKind : Drift::kOther, pointer});
+    return;
+  }
+  if (expected.is_object() && actual.is_object()) {
+    for (auto it = expected.begin(); it != expected.end(); ++it) {
+      const auto other = actual.find(it.key());
+      if (other == actual.end()) {
+        out.push_back({Drift::kOther, PointerAppend(pointer, it.key())});
+      } else {
+        CollectDrifts(it.value(), *other, PointerAppend(pointer, it.key()), out);
+      }
+    }
+    for (auto it = actual.begin(); it != actual.end(); ++it) {
+      if (expected.find(it.key()) == expected.end()) {
+        out.push_back({Drift::kOther, PointerAppend(pointer, it.key())});
+      }
+    }
+    return;
+  }
+  if (expected.is_array() && actual.is_array()) {
+    if (expected.size() != actual.size()) {
+      out.push_back({Drift::kOther, pointer});
+      return;
+    }
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      CollectDrifts(expected[i], actual[i], PointerAppend(pointer, i), out);
+    }
+    return;
+  }
+  // A kind change between list and object counts only when the members survive it.
+  const bool list_to_object = expected.is_array() && actual.is_object();
+  const bool object_to_list = expected.is_object() && actual.is_array();
+  if (list_to_object || object_to_list) {
+    const Json& object = list_to_object ? actual : expected;
+    const Json& list = list_to_object ? expected : actual;
+    bool same = object.size() == list.size() && NumericKeyed(object);
+    std::vector<DriftAt> inner;
+    std::size_t i = 0;
+    for (auto it = object.begin(); same && it != object.end(); ++it, ++i) {
+      CollectDrifts(list_to_object ? list[i] : it.value(), list_to_object ? it.value() : list[i],
+                    PointerAppend(pointer, i), inner);
+    }
+    if (same) {
+      out.push_back(
+          {list_to_object ? Drift::kListBecameObject : Drift::kObjectBecameList, pointer});
+      out.insert(out.end(), inner.begin(), inner.end());
+      return;
+    }
+  }
+  out.push_back({Drift::kOther, pointer});
+}
+
+}  // namespace
+
+std::vector<DriftAt> Drifts(const Json& expected, const Json& actual, const std::string& pointer) {
+  std::vector<DriftAt> out;
+  CollectDrifts(expected, actual, pointer, out);
+  return out;
+}
+
+std::optional<DriftAt> WorstDrift(const std::vector<DriftAt>& drifts) {
+  for (const auto& d : drifts) {
+    if (d.drift == Drift::kOther) return d;
+  }
+  for (const auto& d : drifts) {
+    if (d.drift == Drift::kListBecameObject) return d;
+  }
+  if (drifts.empty()) return std::nullopt;
+  return drifts.front();
+}
+
+}  // namespace gemini_oracle::checks::detail

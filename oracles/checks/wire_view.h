@@ -1,0 +1,81 @@
+#pragma once
+// Shared readings of the wire and the case for the judges (not a public API).
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "oracles/capture/journal.h"
+#include "oracles/runner/case.h"
+#include "reference_impl/json.h"
+
+namespace gemini_oracle::checks::detail {
+
+/// One journaled body, decoded kind-preservingly. `body` is empty when it did not decode.
+struct DecodedRequest {
+  std::optional<Json> body;
+  std::string error;  // parse error text (positions only, no content)
+};
+
+std::vector<DecodedRequest> DecodeJournal(const std::vector<capture::JournalEntry>& journal);
+
+/// The `contents` array of a decoded body, or nullptr.
+const Json* Contents(const std::optional<Json>& body);
+
+/// The parts the server scripted for an exchange: candidates[0].content.parts, or the
+/// concatenation over stream chunks when the body is an array of responses; [] otherwise.
+Json ScriptedParts(const runner::Exchange& exchange);
+
+/// Positions of the functionCall parts of `parts`, in order (parse order).
+std::vector<std::size_t> FunctionCallPositions(const Json& parts);
+
+/// The case's initial assistant messages, in transcript order.
+std::vector<const Json*> InitialAssistants(const runner::Case& c);
+
+/// provider_state.gemini.native_parts of a transcript message when it is an array; nullptr
+/// for foreign and generic turns.
+const Json* CapsuleNativeParts(const Json& message);
+
+/// Positions of the role "model" contents of a request.
+std::vector<std::size_t> ModelContentPositions(const Json& contents);
+
+/// The parse-order call (index into FunctionCallPositions(parts)) a result's selector picks,
+/// or nullopt when it picks none or more than one.
+std::optional<std::size_t> ResolveSelector(const runner::CallSelector& selector,
+                                           const Json& scripted_parts);
+
+/// A member of an object, or nullptr.
+const Json* Member(const Json& object, const char* key);
+
+/// Adds every string value inside `value` (recursively; not object keys) to `out`.
+void CollectStrings(const Json& value, std::vector<std::string>& out);
+
+/// Where two values first differ (kind-exact), relative to `pointer`; nullopt when equal.
+std::optional<std::string> FirstDifference(const Json& expected, const Json& actual,
+                                           const std::string& pointer);
+
+/// Where a list in `expected` became an object in `actual` (ADR-224.6), or nullopt.
+std::optional<std::string> ListTurnedObject(const Json& expected, const Json& actual,
+                                            const std::string& pointer);
+
+/// How a replayed value differs from the native one.
+enum class Drift {
+  kNumericKind,       // only an integer/float kind, value exact (ADR-224.F1)
+  kObjectBecameList,  // an object decoded into a list (ADR-224.F1)
+  kListBecameObject,  // a list cast into an object (ADR-224.6)
+  kOther,             // anything else: a member dropped, added or changed
+};
+
+struct DriftAt {
+  Drift drift;
+  std::string pointer;
+};
+
+/// Every difference between `expected` and `actual`, in document order (empty when equal).
+std::vector<DriftAt> Drifts(const Json& expected, const Json& actual, const std::string& pointer);
+
+/// The most serious drift: the first kOther, else the first kListBecameObject, else the first.
+std::optional<DriftAt> WorstDrift(const std::vector<DriftAt>& drifts);
+
+}  // namespace gemini_oracle::checks::detail

@@ -1,0 +1,162 @@
+#pragma once
+// Literal cases, journals and reports for the judges' positive and negative controls.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "oracles/capture/journal.h"
+#include "oracles/checks/judge.h"
+#include "oracles/runner/case.h"
+#include "oracles/runner/driver.h"
+#include "reference_impl/json.h"
+
+namespace gemini_oracle::checks::testing {
+
+/// A case from literal JSON; `file` decides the verdict prefix (y_, n_, i_).
+inline runner::Case MakeCase(std::string_view json, std::string file = "y_case.json") {
+  const std::string stem = file.substr(0, file.rfind('.'));
+  return runner::CaseFromJson(ParseJson(json), "checks/" + stem, file);
+}
+
+/// A journal holding these raw bodies in arrival order.
+inline std::vector<capture::JournalEntry> MakeJournal(std::initializer_list<std::string> bodies) {
+  std::vector<capture::JournalEntry> journal;
+  for (const auto& body : bodies) {
+    capture::JournalEntry entry;
+    entry.order = entry.index = journal.size();
+    entry.method = "POST";
+    entry.path = "/v1beta/models/gemini-2.5-flash:generateContent";
+    entry.body = body;
+    entry.scripted = true;
+    journal.push_back(std::move(entry));
+  }
+  return journal;
+}
+
+/// `text` with the only occurrence of `from` replaced by `to`: the one defect a control plants.
+inline std::string Replace(std::string text, std::string_view from, std::string_view to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << "control text lacks: " << from;
+  if (at == std::string::npos) return text;
+  EXPECT_EQ(text.find(from, at + 1), std::string::npos) << "control text repeats: " << from;
+  return text.replace(at, from.size(), to);
+}
+
+inline runner::ParsedCall Call(std::string id, std::string name, std::string_view arguments) {
+  return runner::ParsedCall{std::move(id), std::move(name), ParseJson(arguments)};
+}
+
+inline runner::ExchangeReport Exchange(std::vector<runner::ParsedCall> calls = {},
+                                       std::string before = "[]", std::string after = "[]") {
+  runner::ExchangeReport report;
+  report.request_built = true;
+  report.response_parsed = true;
+  report.calls = std::move(calls);
+  report.transcript_before_build = std::move(before);
+  report.transcript_after_build = std::move(after);
+  return report;
+}
+
+/// `(clause, pointer)` of every finding, for exact comparisons.
+inline std::vector<std::pair<std::string, std::string>> Where(
+    const std::vector<Finding>& findings) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& finding : findings) out.emplace_back(finding.clause, finding.pointer);
+  return out;
+}
+
+using Places = std::vector<std::pair<std::string, std::string>>;
+
+// ---------------------------------------------------------------------------------------------
+// The shared good run: two parallel calls with native ids (the first signed, with an integral
+// float argument), results listed in reverse (a list and an object), then a closing request.
+
+inline constexpr std::string_view kParallelCase = R"({
+  "description": "Two parallel calls with native ids are answered by id, then closed.",
+  "clauses": ["ADR-226.3", "ADR-224.4"],
+  "options": {"tools": [{"functionDeclarations": [{"name": "lookup"}]}]},
+  "exchanges": [
+    {"user": "look both up",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"id": "call_A1", "name": "lookup", "args": {"q": "alpha", "n": 1.0}},
+        "thoughtSignature": "c2lnLWFscGhh"},
+       {"functionCall": {"id": "call_B2", "name": "lookup", "args": {}}}]}}]}},
+     "then": {"call_order": "reverse",
+              "results": [{"call": 1, "json": [1, [2, 3]]},
+                          {"call": 0, "json": {"found": true}}]}},
+    {"tool_mode": "NONE",
+     "response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "both found"}]}}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 2, "wire": [
+    {"request": 2, "pointer": "/contents/2/parts/0/functionResponse/id", "equals": "call_A1"},
+    {"request": 2, "pointer": "/contents/2/parts/1/functionResponse/response/1",
+     "equals": [2, 3]},
+    {"request": 1, "pointer": "/toolConfig", "absent": true}]}
+})";
+
+inline const std::string kParallelRequest1 =
+    R"({"contents":[{"role":"user","parts":[{"text":"look both up"}]}],)"
+    R"("tools":[{"functionDeclarations":[{"name":"lookup"}]}]})";
+
+inline const std::string kParallelRequest2 =
+    R"({"contents":[{"role":"user","parts":[{"text":"look both up"}]},)"
+    R"({"role":"model","parts":[)"
+    R"({"functionCall":{"id":"call_A1","name":"lookup","args":{"q":"alpha","n":1.0}},)"
+    R"("thoughtSignature":"c2lnLWFscGhh"},)"
+    R"({"functionCall":{"id":"call_B2","name":"lookup","args":{}}}]},)"
+    R"({"role":"user","parts":[)"
+    R"({"functionResponse":{"id":"call_A1","name":"lookup","response":{"found":true}}},)"
+    R"({"functionResponse":{"id":"call_B2","name":"lookup","response":{"0":1,"1":[2,3]}}}]}],)"
+    R"("tools":[{"functionDeclarations":[{"name":"lookup"}]}],)"
+    R"("toolConfig":{"functionCallingConfig":{"mode":"NONE"}}})";
+
+inline runner::DriverReport ParallelReport() {
+  runner::DriverReport report;
+  report.exchanges.push_back(
+      Exchange({Call("tc_1", "lookup", R"({"q":"alpha","n":1.0})"), Call("tc_2", "lookup", "{}")},
+               R"([{"role":"user","content":"look both up"}])",
+               R"([{"role":"user","content":"look both up"}])"));
+  report.exchanges.push_back(Exchange());
+  return report;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A second good run: one ID-less call selected by name, answered with plain text.
+
+inline constexpr std::string_view kIdlessCase = R"({
+  "description": "An ID-less call is answered without an id.",
+  "clauses": ["ADR-226.4"],
+  "exchanges": [
+    {"user": "weather?",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"name": "weather", "args": {"city": "Paris"}}}]}}]}},
+     "then": {"results": [{"call": {"name": "weather"}, "text": "sunny and mild"}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "It is sunny."}]}}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 2}
+})";
+
+inline const std::string kIdlessRequest1 =
+    R"({"contents":[{"role":"user","parts":[{"text":"weather?"}]}]})";
+
+inline const std::string kIdlessRequest2 =
+    R"({"contents":[{"role":"user","parts":[{"text":"weather?"}]},)"
+    R"({"role":"model","parts":[{"functionCall":{"name":"weather","args":{"city":"Paris"}}}]},)"
+    R"({"role":"user","parts":[{"functionResponse":{"name":"weather",)"
+    R"("response":{"output":"sunny and mild"}}}]}]})";
+
+inline runner::DriverReport IdlessReport() {
+  runner::DriverReport report;
+  report.exchanges.push_back(Exchange({Call("tc_1", "weather", R"({"city":"Paris"})")}));
+  report.exchanges.push_back(Exchange());
+  return report;
+}
+
+}  // namespace gemini_oracle::checks::testing

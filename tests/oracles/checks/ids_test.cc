@@ -1,0 +1,101 @@
+// The ids judge (ADR-226.1, 226.4) and the public-arguments judge (ADR-224.11).
+#include "tests/oracles/checks/checks_test_support.h"
+
+namespace gemini_oracle::checks {
+namespace {
+
+using testing::Call;
+using testing::MakeCase;
+using testing::MakeJournal;
+using testing::Places;
+using testing::Replace;
+using testing::Where;
+
+// Finds nothing when every wire id came from the server and public ids are fresh.
+TEST(Ids, AcceptsServerIdsAndFreshPublicIds) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  const auto report = testing::ParallelReport();
+  const auto findings = JudgeIds({c, journal, report});
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// Reports a functionResponse id the server never sent (ADR-226.4).
+TEST(Ids, ReportsMadeUpResponseId) {
+  const auto c = MakeCase(testing::kIdlessCase);
+  const auto journal =
+      MakeJournal({testing::kIdlessRequest1,
+                   Replace(testing::kIdlessRequest2, R"({"functionResponse":{"name":"weather",)",
+                           R"({"functionResponse":{"id":"weather-1","name":"weather",)")});
+  const auto report = testing::IdlessReport();
+  const auto findings = JudgeIds({c, journal, report});
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.4", "/contents/2/parts/0/functionResponse/id"}}))
+      << Describe(findings);
+}
+
+// Reports a functionCall id synthesized onto an ID-less replayed call (ADR-226.4).
+TEST(Ids, ReportsSynthesizedCallId) {
+  const auto c = MakeCase(testing::kIdlessCase);
+  const auto journal =
+      MakeJournal({testing::kIdlessRequest1,
+                   Replace(testing::kIdlessRequest2, R"({"functionCall":{"name":"weather",)",
+                           R"({"functionCall":{"id":"tc_1","name":"weather",)")});
+  const auto report = testing::IdlessReport();
+  const auto findings = JudgeIds({c, journal, report});
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.4", "/contents/1/parts/0/functionCall/id"}}))
+      << Describe(findings);
+}
+
+// Reports a public id reused in a later exchange (ADR-226.1).
+TEST(Ids, ReportsPublicIdReusedAcrossExchanges) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[1].calls.push_back(Call("tc_2", "lookup", "{}"));
+  const auto findings = JudgeIds({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-226.1");
+  EXPECT_EQ(findings[0].pointer, "");
+}
+
+// Reports a public id that is the call's native id (ADR-226.1).
+TEST(Ids, ReportsNativeIdUsedAsPublicId) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[0].calls[1].id = "call_B2";
+  const auto findings = JudgeIds({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-226.1");
+  EXPECT_EQ(findings[0].message.find("call_B2"), std::string::npos);
+}
+
+// Reports an empty public id (ADR-226.1).
+TEST(Ids, ReportsEmptyPublicId) {
+  const auto c = MakeCase(testing::kIdlessCase);
+  const auto journal = MakeJournal({testing::kIdlessRequest1, testing::kIdlessRequest2});
+  auto report = testing::IdlessReport();
+  report.exchanges[0].calls[0].id.clear();
+  EXPECT_EQ(Where(JudgeIds({c, journal, report})), (Places{{"ADR-226.1", ""}}));
+}
+
+// Finds nothing when public arguments equal the native args under the ADR-226.8 rule.
+TEST(PublicArguments, AcceptsDecodedEqualArguments) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[0].calls[0].arguments = ParseJson(R"({"q":"alpha","n":1})");
+  EXPECT_TRUE(JudgePublicArguments({c, journal, report}).empty());
+}
+
+// Reports public arguments returned as a list instead of a map (ADR-224.11).
+TEST(PublicArguments, ReportsListArguments) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[0].calls[1].arguments = Json::array();
+  EXPECT_EQ(Where(JudgePublicArguments({c, journal, report})), (Places{{"ADR-224.11", ""}}));
+}
+
+}  // namespace
+}  // namespace gemini_oracle::checks

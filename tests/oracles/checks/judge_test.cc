@@ -1,0 +1,102 @@
+// JudgeAll, the decoding judge and the clause levels.
+#include "oracles/checks/judge.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+#include "oracles/runner/clause_registry.h"
+#include "tests/oracles/checks/checks_test_support.h"
+
+namespace gemini_oracle::checks {
+namespace {
+
+using testing::MakeCase;
+using testing::MakeJournal;
+
+// Finds no fault at all in a correct parallel, reordered, closing conversation.
+TEST(JudgeAll, AcceptsGoodParallelRun) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  const auto report = testing::ParallelReport();
+  const auto findings = JudgeAll({c, journal, report});
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// Finds no fault at all in a correct ID-less conversation answered with text.
+TEST(JudgeAll, AcceptsGoodIdlessRun) {
+  const auto c = MakeCase(testing::kIdlessCase);
+  const auto journal = MakeJournal({testing::kIdlessRequest1, testing::kIdlessRequest2});
+  const auto report = testing::IdlessReport();
+  const auto findings = JudgeAll({c, journal, report});
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// Accepts every journaled body that decodes as a request object.
+TEST(Decoding, AcceptsDecodableBodies) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  const auto report = testing::ParallelReport();
+  EXPECT_TRUE(JudgeDecoding({c, journal, report}).empty());
+}
+
+// Reports an undecodable body against ADR-224.12 without quoting it.
+TEST(Decoding, ReportsUndecodableBody) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({R"({"contents":[{"role":"user")"});
+  const auto report = testing::ParallelReport();
+  const auto findings = JudgeDecoding({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-224.12");
+  EXPECT_EQ(findings[0].request, 1u);
+  EXPECT_EQ(ReasonTag(findings[0]), kWireViolation);
+  EXPECT_EQ(findings[0].message.find("role"), std::string::npos);
+}
+
+// Reports a JSON body without a contents list at /contents.
+TEST(Decoding, ReportsBodyWithoutContents) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({R"({"contents":{}})"});
+  const auto report = testing::ParallelReport();
+  EXPECT_EQ(testing::Where(JudgeDecoding({c, journal, report})),
+            (testing::Places{{"ADR-224.12", "/contents"}}));
+}
+
+// Derives must, open and beyond from clause ids exactly as the clause registry lists them.
+TEST(ClauseLevels, AgreeWithRegistry) {
+  const char* root = std::getenv("GEMINI_ORACLE_SOURCE_DIR");
+  const std::filesystem::path source = root != nullptr ? root : ".";
+  const auto registry = runner::ClauseRegistry::Load(runner::ClausesPath(source));
+  ASSERT_FALSE(registry.clauses().empty());
+  for (const auto& clause : registry.clauses()) {
+    EXPECT_EQ(LevelOf(clause.id), runner::ToString(clause.level)) << clause.id;
+  }
+  // Every clause a judge can cite on its own is registered.
+  for (const char* id : {"ADR-224.1",  "ADR-224.2",  "ADR-224.3",  "ADR-224.4",  "ADR-224.5",
+                         "ADR-224.6",  "ADR-224.7",  "ADR-224.8",  "ADR-224.9",  "ADR-224.10",
+                         "ADR-224.11", "ADR-224.12", "ADR-224.F1", "ADR-226.1",  "ADR-226.3",
+                         "ADR-226.4",  "ADR-226.16", "ADR-226.17", "ADR-226.19", "ADR-226.20"}) {
+    EXPECT_TRUE(registry.Contains(id)) << id;
+  }
+}
+
+// Lists every judge once, by a unique name.
+TEST(JudgeAll, ListsEachJudgeOnce) {
+  std::set<std::string_view> names;
+  for (const auto& judge : Judges()) EXPECT_TRUE(names.insert(judge.name).second) << judge.name;
+  EXPECT_EQ(names.size(), 11u);
+}
+
+// Prefixes messages with their reason tag and escapes pointer tokens per RFC 6901.
+TEST(Finding, BuildsTaggedMessagesAndPointers) {
+  const Finding finding = MakeFinding("ADR-224.F1", kWireViolation, 2, "/a", "kind drift");
+  EXPECT_EQ(finding.level, "open");
+  EXPECT_EQ(finding.message, "wire-violation: kind drift");
+  EXPECT_EQ(ReasonTag(finding), kWireViolation);
+  EXPECT_EQ(PointerAppend("/args", "a/b~c"), "/args/a~1b~0c");
+  EXPECT_EQ(LevelOf("ADR-226.B1"), "beyond");
+  EXPECT_EQ(LevelOf("ADR-226.3"), "must");
+}
+
+}  // namespace
+}  // namespace gemini_oracle::checks

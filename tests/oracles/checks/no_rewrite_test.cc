@@ -1,0 +1,39 @@
+// The no-rewrite judge: ADR-224.9 on the driver's transcript snapshots.
+#include "tests/oracles/checks/checks_test_support.h"
+
+namespace gemini_oracle::checks {
+namespace {
+
+using testing::MakeCase;
+using testing::MakeJournal;
+
+// Finds nothing when both snapshots are byte-identical, or when a driver exposes none.
+TEST(NoRewrite, AcceptsIdenticalOrMissingSnapshots) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[1].transcript_before_build.clear();
+  report.exchanges[1].transcript_after_build = "anything";
+  EXPECT_TRUE(JudgeNoRewrite({c, journal, report}).empty());
+}
+
+// Reports a capsule rewritten while building request 1, pointing into the snapshot.
+TEST(NoRewrite, ReportsChangedSnapshot) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[0].transcript_before_build =
+      R"([{"role":"assistant","id":"t","provider_state":{"gemini":{"native_parts":[{"functionCall":{"name":"f","args":[]}}]}}}])";
+  report.exchanges[0].transcript_after_build =
+      R"([{"role":"assistant","id":"t","provider_state":{"gemini":{"native_parts":[{"functionCall":{"name":"f","args":{}}}]}}}])";
+  const auto findings = JudgeNoRewrite({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-224.9");
+  EXPECT_EQ(findings[0].request, 1u);
+  EXPECT_EQ(findings[0].pointer, "");
+  EXPECT_EQ(findings[0].expected["transcript_pointer"],
+            "/0/provider_state/gemini/native_parts/0/functionCall/args");
+}
+
+}  // namespace
+}  // namespace gemini_oracle::checks

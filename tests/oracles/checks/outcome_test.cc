@@ -1,0 +1,148 @@
+// The outcome judge: the case's verdict facts and their reason tags.
+#include "tests/oracles/checks/checks_test_support.h"
+
+namespace gemini_oracle::checks {
+namespace {
+
+using testing::MakeCase;
+using testing::MakeJournal;
+
+constexpr std::string_view kBuildRefusalCase = R"({
+  "description": "A carried duplicate native id is refused before contact.",
+  "clauses": ["ADR-224.8", "ADR-226.6"],
+  "transcript": [
+    {"role": "user", "content": "start"},
+    {"role": "assistant", "id": "turn_1",
+     "provider_state": {"gemini": {"owner": "turn_1", "native_parts": [
+       {"functionCall": {"id": "dup_id_9", "name": "f", "args": {}}},
+       {"functionCall": {"id": "dup_id_9", "name": "f", "args": {}}}]}}}],
+  "exchanges": [{"user": "go",
+    "response": {"body": {"candidates": [{"content": {"role": "model",
+      "parts": [{"text": "never sent"}]}}]}}}],
+  "expect": {"outcome": "refuse", "error": "replay.native_id_duplicate", "phase": "build",
+             "exchange": 1}
+})";
+
+constexpr std::string_view kParseRefusalCase = R"({
+  "description": "An empty native id is refused when the response is parsed.",
+  "clauses": ["ADR-226.5"],
+  "exchanges": [{"user": "go",
+    "response": {"body": {"candidates": [{"content": {"role": "model",
+      "parts": [{"functionCall": {"id": "", "name": "f", "args": {}}}]}}]}}}],
+  "expect": {"outcome": "refuse", "error": "native_id.malformed", "phase": "parse",
+             "exchange": 1}
+})";
+
+runner::DriverReport Refused(std::string code, std::string phase, std::size_t exchange) {
+  runner::DriverReport report;
+  report.refusal = runner::Refusal{std::move(code), std::move(phase), exchange, "refused"};
+  return report;
+}
+
+// Finds nothing when an accept case completes with the expected request count.
+TEST(Outcome, AcceptsCompletedConversation) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  const auto report = testing::ParallelReport();
+  EXPECT_TRUE(JudgeOutcome({c, journal, report}).empty());
+}
+
+// Finds nothing when a build refusal comes with the right code and no contact.
+TEST(Outcome, AcceptsBuildRefusalWithoutContact) {
+  const auto c = MakeCase(kBuildRefusalCase, "n_dup.json");
+  const auto journal = MakeJournal({});
+  const auto report = Refused("replay.native_id_duplicate", "build", 1);
+  EXPECT_TRUE(JudgeOutcome({c, journal, report}).empty());
+}
+
+// Finds nothing when a parse refusal follows exactly one request.
+TEST(Outcome, AcceptsParseRefusalAfterOneRequest) {
+  const auto c = MakeCase(kParseRefusalCase, "n_empty.json");
+  const auto journal = MakeJournal({R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})"});
+  const auto report = Refused("native_id.malformed", "parse", 1);
+  EXPECT_TRUE(JudgeOutcome({c, journal, report}).empty());
+}
+
+// Tags a refused accept case should-have-accepted under the case's first clause.
+TEST(Outcome, ReportsRefusedAcceptCase) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1});
+  const auto report = Refused("binding.incomplete", "build", 2);
+  const auto findings = JudgeOutcome({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-226.3");
+  EXPECT_EQ(ReasonTag(findings[0]), kShouldHaveAccepted);
+}
+
+// Tags an accept case that stops early without a refusal should-have-accepted.
+TEST(Outcome, ReportsMissingRequests) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1});
+  const auto report = testing::ParallelReport();
+  const auto findings = JudgeOutcome({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(ReasonTag(findings[0]), kShouldHaveAccepted);
+}
+
+// Tags an accepted refuse case should-have-refused under its refusing clause.
+TEST(Outcome, ReportsAcceptedRefuseCase) {
+  const auto c = MakeCase(kBuildRefusalCase, "n_dup.json");
+  const auto journal = MakeJournal({R"({"contents":[]})"});
+  const runner::DriverReport report;
+  const auto findings = JudgeOutcome({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-226.6");
+  EXPECT_EQ(ReasonTag(findings[0]), kShouldHaveRefused);
+}
+
+// Tags another error code wrong-error, with both codes as expected and actual.
+TEST(Outcome, ReportsWrongCode) {
+  const auto c = MakeCase(kBuildRefusalCase, "n_dup.json");
+  const auto journal = MakeJournal({});
+  const auto report = Refused("capsule.malformed", "build", 1);
+  const auto findings = JudgeOutcome({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(ReasonTag(findings[0]), kWrongError);
+  EXPECT_EQ(findings[0].expected, "replay.native_id_duplicate");
+  EXPECT_EQ(findings[0].actual, "capsule.malformed");
+}
+
+// Tags an untyped refusal (no code) wrong-error.
+TEST(Outcome, ReportsUntypedRefusal) {
+  const auto c = MakeCase(kParseRefusalCase, "n_empty.json");
+  const auto journal = MakeJournal({R"({"contents":[]})"});
+  const auto report = Refused("", "parse", 1);
+  const auto findings = JudgeOutcome({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(ReasonTag(findings[0]), kWrongError);
+}
+
+// Tags a request journaled before a build refusal contacted-before-refusal at request 1.
+TEST(Outcome, ReportsContactBeforeBuildRefusal) {
+  const auto c = MakeCase(kBuildRefusalCase, "n_dup.json");
+  const auto journal = MakeJournal({R"({"contents":[]})"});
+  const auto report = Refused("replay.native_id_duplicate", "build", 1);
+  const auto findings = JudgeOutcome({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-226.6");
+  EXPECT_EQ(findings[0].request, 1u);
+  EXPECT_EQ(ReasonTag(findings[0]), kContactedBeforeRefusal);
+}
+
+// Stays silent on an implementation-defined case, whatever happened.
+TEST(Outcome, SilentOnImplementationDefinedCase) {
+  const auto c = MakeCase(R"({
+    "description": "A null native id is left to the implementation.",
+    "clauses": ["ADR-226.5"],
+    "exchanges": [{"response": {"body": {"candidates": [{"content": {"role": "model",
+      "parts": [{"functionCall": {"id": null, "name": "f"}}]}}]}}}],
+    "expect": {"outcome": "implementation_defined", "note": "either way"}
+  })",
+                          "i_null.json");
+  const auto journal = MakeJournal({R"({"contents":[]})", R"({"contents":[]})"});
+  const auto report = Refused("native_id.malformed", "parse", 1);
+  EXPECT_TRUE(JudgeOutcome({c, journal, report}).empty());
+}
+
+}  // namespace
+}  // namespace gemini_oracle::checks
