@@ -75,8 +75,8 @@ std::vector<Binding> ReadBindings(const Json& field, std::size_t turn) {
     if (!entry.is_object() || entry.size() != 2 || !valid("tool_call_id") || !valid("native_id")) {
       Refuse("binding.malformed", turn, b, "tool_call_bindings");
     }
-    bindings.push_back({entry["tool_call_id"].get<std::string>(),
-                        entry["native_id"].get<std::string>()});
+    bindings.push_back(
+        {entry["tool_call_id"].get<std::string>(), entry["native_id"].get<std::string>()});
   }
   return bindings;
 }
@@ -179,7 +179,8 @@ void LinkLegacy(const Message& message, std::size_t turn, const std::vector<Nati
   }
   // Coverage as with bindings: a native call with an ID must be answered, so it needs a call.
   for (std::size_t n = 0; n < natives.size(); ++n) {
-    if (natives[n].id && !taken.count(n)) Refuse("legacy.unmatched", turn, natives[n].part, "native_parts");
+    if (natives[n].id && !taken.count(n))
+      Refuse("legacy.unmatched", turn, natives[n].part, "native_parts");
   }
 }
 

@@ -19,7 +19,7 @@ struct CallLink {
 
 /// What correlation decided for one assistant turn.
 struct TurnCorrelation {
-  bool owned = false;  // carries a valid Gemini capsule
+  bool owned = false;                     // carries a valid Gemini capsule
   std::map<std::string, CallLink> links;  // public tool_call_id -> link (owned turns only)
 };
 

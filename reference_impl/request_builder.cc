@@ -141,9 +141,9 @@ Json ResultToResponseObject(const std::string& content, bool is_error) {
     wrapped["output"] = content;  // plain text
     return wrapped;
   }
-  if (decoded.is_object()) return decoded;                             // ADR-224.2
-  if (decoded.is_array()) return ListAsNumericKeyObject(decoded);      // ADR-224.4
-  wrapped["output"] = std::move(decoded);                              // ADR-224.5
+  if (decoded.is_object()) return decoded;                         // ADR-224.2
+  if (decoded.is_array()) return ListAsNumericKeyObject(decoded);  // ADR-224.4
+  wrapped["output"] = std::move(decoded);                          // ADR-224.5
   return wrapped;
 }
 

@@ -11,10 +11,10 @@ namespace gemini_oracle::ref {
 
 struct RequestOptions {
   std::string model = "gemini-2.5-flash";
-  Json tools = Json::array();             // Gemini `tools`, sent as given
-  std::optional<std::string> tool_mode;   // functionCallingConfig.mode; "NONE" closes
+  Json tools = Json::array();            // Gemini `tools`, sent as given
+  std::optional<std::string> tool_mode;  // functionCallingConfig.mode; "NONE" closes
   std::optional<std::string> system_instruction;
-  Json generation_config = nullptr;       // null: omitted
+  Json generation_config = nullptr;  // null: omitted
 };
 
 /// Builds the wire copy; never modifies `transcript` (ADR-224.9). Validates everything first

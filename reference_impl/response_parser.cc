@@ -78,7 +78,8 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
     if (const auto text = part.find("text"); text != part.end()) {
       if (!text->is_string()) Refuse("response.malformed", p, "text");
       const auto thought = part.find("thought");
-      const bool is_thought = thought != part.end() && thought->is_boolean() && thought->get<bool>();
+      const bool is_thought =
+          thought != part.end() && thought->is_boolean() && thought->get<bool>();
       if (!is_thought) turn.content += text->get<std::string>();
     }
     const auto fc = part.find("functionCall");

@@ -22,8 +22,8 @@ struct ToolCall {
 /// One message. Flat like the chat formats frameworks use; which fields matter depends on role.
 struct Message {
   Role role = Role::kUser;
-  std::string id;       // assistant: conversation-unique turn identity (capsule owner)
-  std::string content;  // system/user/assistant text; tool: the tool's output as text
+  std::string id;                    // assistant: conversation-unique turn identity (capsule owner)
+  std::string content;               // system/user/assistant text; tool: the tool's output as text
   std::vector<ToolCall> tool_calls;  // assistant
   /// assistant: opaque provider payloads. Key "gemini" holds the owned capsule
   /// {owner, native_parts, tool_call_bindings?}; any other key is a foreign payload kept

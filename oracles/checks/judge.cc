@@ -31,17 +31,26 @@ std::vector<Finding> JudgeDecoding(const CaseRun& run) {
 
 const std::vector<Judge>& Judges() {
   static const std::vector<Judge> judges = {
-      {"decoding", &JudgeDecoding},
-      {"outcome", &JudgeOutcome},
-      {"struct_roots", &JudgeStructRoots},
-      {"results", &JudgeResults},
-      {"replay", &JudgeReplay},
-      {"ids", &JudgeIds},
-      {"public_arguments", &JudgePublicArguments},
-      {"wire_assertions", &JudgeWireAssertions},
-      {"no_rewrite", &JudgeNoRewrite},
-      {"closing", &JudgeClosing},
-      {"leaks", &JudgeLeaks},
+      {"decoding", &JudgeDecoding, {"ADR-224.12"}},
+      {"outcome",
+       &JudgeOutcome,
+       {"ADR-224.12", "ADR-226.5", "ADR-226.6", "ADR-226.7", "ADR-226.8", "ADR-226.10",
+        "ADR-226.11", "ADR-226.12", "ADR-226.13", "ADR-226.14", "ADR-226.15"}},
+      {"struct_roots", &JudgeStructRoots, {"ADR-224.1", "ADR-224.2"}},
+      {"results",
+       &JudgeResults,
+       {"ADR-224.2", "ADR-224.3", "ADR-224.4", "ADR-224.5", "ADR-224.6", "ADR-226.2", "ADR-226.3",
+        "ADR-226.4", "ADR-226.9", "ADR-226.20"}},
+      {"replay",
+       &JudgeReplay,
+       {"ADR-224.3", "ADR-224.6", "ADR-224.7", "ADR-224.8", "ADR-224.10", "ADR-224.F1",
+        "ADR-226.16", "ADR-226.17"}},
+      {"ids", &JudgeIds, {"ADR-226.1", "ADR-226.4", "ADR-226.9"}},
+      {"public_arguments", &JudgePublicArguments, {"ADR-224.11", "ADR-226.8"}},
+      {"wire_assertions", &JudgeWireAssertions, {"ADR-224.12"}},
+      {"no_rewrite", &JudgeNoRewrite, {"ADR-224.9"}},
+      {"closing", &JudgeClosing, {"ADR-226.17"}},
+      {"leaks", &JudgeLeaks, {"ADR-226.19"}},
   };
   return judges;
 }

@@ -49,6 +49,8 @@ using JudgeFn = std::vector<Finding> (*)(const CaseRun&);
 struct Judge {
   std::string_view name;  // "outcome", "struct_roots", ...
   JudgeFn run;
+  /// The clauses its findings can cite: the traceability table (`gemini-oracle clauses`).
+  std::vector<std::string_view> clauses;
 };
 
 /// Every judge, in the order JudgeAll runs them.

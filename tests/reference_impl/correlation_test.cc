@@ -20,8 +20,7 @@ constexpr const char* kGoodBindings = R"([{"tool_call_id":"tc_1","native_id":"n1
                                           {"tool_call_id":"tc_2","native_id":"n2"}])";
 
 std::string Refusal(const std::string& assistant_turn, const std::string& extra = "") {
-  const std::string messages =
-      R"([{"role":"user","content":"go"},)" + assistant_turn + extra + "]";
+  const std::string messages = R"([{"role":"user","content":"go"},)" + assistant_turn + extra + "]";
   try {
     Correlate(Conversation(messages));
   } catch (const ProviderError& e) {
@@ -33,9 +32,8 @@ std::string Refusal(const std::string& assistant_turn, const std::string& extra 
 // Accepts captured bindings that are complete, one-to-one and matching (positive control).
 TEST(Correlation, AcceptsValidBindings) {
   EXPECT_EQ(Refusal(OwnedTurn("t1", kTwoCalls, kTwoParts, kGoodBindings)), "accepted");
-  const Transcript t =
-      Conversation(std::string(R"([{"role":"user","content":"go"},)") +
-                   OwnedTurn("t1", kTwoCalls, kTwoParts, kGoodBindings) + "]");
+  const Transcript t = Conversation(std::string(R"([{"role":"user","content":"go"},)") +
+                                    OwnedTurn("t1", kTwoCalls, kTwoParts, kGoodBindings) + "]");
   const auto result = Correlate(t);
   ASSERT_TRUE(result[1].owned);
   EXPECT_EQ(result[1].links.at("tc_2").native_id, "n2");
@@ -48,6 +46,8 @@ struct RefusalRow {
   std::string extra;
   const char* code;
 };
+
+void PrintTo(const RefusalRow& row, std::ostream* os) { *os << row.name; }
 
 class CorrelationRefusals : public ::testing::TestWithParam<RefusalRow> {};
 
@@ -63,15 +63,18 @@ INSTANTIATE_TEST_SUITE_P(
                    R"({"role":"assistant","id":"t1","tool_calls":[],
                        "provider_state":{"gemini":{"owner":"t9","native_parts":[]}}})",
                    "", "capsule.owner_mismatch"},
-        RefusalRow{"CapsuleNotObject",
-                   R"({"role":"assistant","id":"t1","tool_calls":[],"provider_state":{"gemini":[]}})",
-                   "", "capsule.malformed"},
-        RefusalRow{"CapsuleWithoutParts",
-                   R"({"role":"assistant","id":"t1","tool_calls":[],"provider_state":{"gemini":{"owner":"t1"}}})",
-                   "", "capsule.malformed"},
-        RefusalRow{"ReplayIdEmpty",
-                   OwnedTurn("t1", "[]", R"([{"functionCall":{"id":"","name":"f","args":{}}}])", ""),
-                   "", "replay.native_id_malformed"},
+        RefusalRow{
+            "CapsuleNotObject",
+            R"({"role":"assistant","id":"t1","tool_calls":[],"provider_state":{"gemini":[]}})", "",
+            "capsule.malformed"},
+        RefusalRow{
+            "CapsuleWithoutParts",
+            R"({"role":"assistant","id":"t1","tool_calls":[],"provider_state":{"gemini":{"owner":"t1"}}})",
+            "", "capsule.malformed"},
+        RefusalRow{
+            "ReplayIdEmpty",
+            OwnedTurn("t1", "[]", R"([{"functionCall":{"id":"","name":"f","args":{}}}])", ""), "",
+            "replay.native_id_malformed"},
         RefusalRow{"ReplayIdNumber",
                    OwnedTurn("t1", "[]", R"([{"functionCall":{"id":3,"name":"f","args":{}}}])", ""),
                    "", "replay.native_id_malformed"},
@@ -86,10 +89,10 @@ INSTANTIATE_TEST_SUITE_P(
         RefusalRow{"BindingMissingNativeId",
                    OwnedTurn("t1", kTwoCalls, kTwoParts, R"([{"tool_call_id":"tc_1"}])"), "",
                    "binding.malformed"},
-        RefusalRow{"BindingEmptyString",
-                   OwnedTurn("t1", kTwoCalls, kTwoParts,
-                             R"([{"tool_call_id":"tc_1","native_id":""}])"),
-                   "", "binding.malformed"},
+        RefusalRow{
+            "BindingEmptyString",
+            OwnedTurn("t1", kTwoCalls, kTwoParts, R"([{"tool_call_id":"tc_1","native_id":""}])"),
+            "", "binding.malformed"},
         RefusalRow{"BindingExtraMember",
                    OwnedTurn("t1", kTwoCalls, kTwoParts,
                              R"([{"tool_call_id":"tc_1","native_id":"n1","x":1}])"),
@@ -114,20 +117,22 @@ INSTANTIATE_TEST_SUITE_P(
                              R"([{"tool_call_id":"tc_1","native_id":"n1"},
                                  {"tool_call_id":"tc_2","native_id":"n7"}])"),
                    "", "binding.unknown_native_id"},
-        RefusalRow{"BindingsIncomplete",
-                   OwnedTurn("t1", kTwoCalls, kTwoParts,
-                             R"([{"tool_call_id":"tc_1","native_id":"n1"}])"),
-                   "", "binding.incomplete"},
+        RefusalRow{
+            "BindingsIncomplete",
+            OwnedTurn("t1", kTwoCalls, kTwoParts, R"([{"tool_call_id":"tc_1","native_id":"n1"}])"),
+            "", "binding.incomplete"},
         RefusalRow{"BindingsSwapped",
                    OwnedTurn("t1", kTwoCalls, kTwoParts,
                              R"([{"tool_call_id":"tc_1","native_id":"n2"},
                                  {"tool_call_id":"tc_2","native_id":"n1"}])"),
                    "", "binding.call_mismatch"},
-        RefusalRow{"BoundArgumentsRoundedLargeInteger",
-                   OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{"x":9007199254740993}}])",
-                             R"([{"functionCall":{"id":"n1","name":"f","args":{"x":9007199254740992.0}}}])",
-                             R"([{"tool_call_id":"tc_1","native_id":"n1"}])"),
-                   "", "binding.call_mismatch"},
+        RefusalRow{
+            "BoundArgumentsRoundedLargeInteger",
+            OwnedTurn(
+                "t1", R"([{"id":"tc_1","name":"f","arguments":{"x":9007199254740993}}])",
+                R"([{"functionCall":{"id":"n1","name":"f","args":{"x":9007199254740992.0}}}])",
+                R"([{"tool_call_id":"tc_1","native_id":"n1"}])"),
+            "", "binding.call_mismatch"},
         RefusalRow{"BoundArgumentsStringForNumber",
                    OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{"x":"1"}}])",
                              R"([{"functionCall":{"id":"n1","name":"f","args":{"x":1}}}])",
@@ -150,24 +155,24 @@ INSTANTIATE_TEST_SUITE_P(
                    OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{"x":3}}])",
                              R"([{"functionCall":{"id":"n1","name":"f","args":{"x":1}}}])", ""),
                    "", "legacy.unmatched"},
-        RefusalRow{"LegacyNativeCallLeftUnanswered",
-                   OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{"x":1}}])", kTwoParts,
-                             ""),
-                   "", "legacy.unmatched"},
-        RefusalRow{"DuplicatePublicIdInTurn",
-                   R"({"role":"assistant","id":"t1","tool_calls":[{"id":"a","name":"f","arguments":{}},{"id":"a","name":"g","arguments":{}}]})",
-                   "", "transcript.duplicate_tool_call_id"}),
+        RefusalRow{
+            "LegacyNativeCallLeftUnanswered",
+            OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{"x":1}}])", kTwoParts, ""), "",
+            "legacy.unmatched"},
+        RefusalRow{
+            "DuplicatePublicIdInTurn",
+            R"({"role":"assistant","id":"t1","tool_calls":[{"id":"a","name":"f","arguments":{}},{"id":"a","name":"g","arguments":{}}]})",
+            "", "transcript.duplicate_tool_call_id"}),
     [](const ::testing::TestParamInfo<RefusalRow>& info) { return info.param.name; });
 
 // Recovers older capsules only by unambiguous name and arguments, never by position (226.11).
 TEST(Correlation, LegacyRecoversByNameAndArguments) {
-  const Transcript t = Conversation(
-      std::string(R"([{"role":"user","content":"go"},)") +
-      OwnedTurn("t1",
-                R"([{"id":"tc_2","name":"f","arguments":{"x":2}},
+  const Transcript t = Conversation(std::string(R"([{"role":"user","content":"go"},)") +
+                                    OwnedTurn("t1",
+                                              R"([{"id":"tc_2","name":"f","arguments":{"x":2}},
                     {"id":"tc_1","name":"f","arguments":{"x":1}}])",
-                kTwoParts, "") +
-      "]");
+                                              kTwoParts, "") +
+                                    "]");
   const auto result = Correlate(t);
   EXPECT_EQ(result[1].links.at("tc_1").native_id, "n1");
   EXPECT_EQ(result[1].links.at("tc_2").native_id, "n2");
@@ -197,9 +202,11 @@ TEST(Correlation, AcceptsCompatibleTurns) {
 
 // Ignores a foreign provider's payload, whatever IDs it holds (ADR-226.16).
 TEST(Correlation, ForeignPayloadIsNotACapsule) {
-  EXPECT_EQ(Refusal(R"({"role":"assistant","id":"t1","tool_calls":[{"id":"call_1","name":"f","arguments":{}}],
+  EXPECT_EQ(
+      Refusal(
+          R"({"role":"assistant","id":"t1","tool_calls":[{"id":"call_1","name":"f","arguments":{}}],
                         "provider_state":{"openai":{"tool_call_bindings":[{"bogus":1}]}}})"),
-            "accepted");
+      "accepted");
 }
 
 // Never puts argument values, native IDs, signatures or text into an error (ADR-226.19).
@@ -212,8 +219,10 @@ TEST(Correlation, ErrorsNeverEchoNativeContent) {
                     R"("}])",
                 R"([{"tool_call_id":"tc_1","native_id":")" + s + R"("}])"),
       OwnedTurn("t1", "[]",
-                R"([{"functionCall":{"id":")" + s + R"(","name":"f","args":{}}},)"
-                R"({"functionCall":{"id":")" + s + R"(","name":"f","args":{"v":")" + s + R"("}}}])",
+                R"([{"functionCall":{"id":")" + s +
+                    R"(","name":"f","args":{}}},)"
+                    R"({"functionCall":{"id":")" +
+                    s + R"(","name":"f","args":{"v":")" + s + R"("}}}])",
                 ""),
       OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{}}])",
                 R"([{"functionCall":{"name":"f","args":{}},"thoughtSignature":")" + s + R"("}])",

@@ -56,7 +56,8 @@ TEST(ProviderError, MessageNamesRuleAndPosition) {
 
 // Keeps the provider's message and body out of what() (they may quote request content).
 TEST(ProviderError, HttpFailureKeepsProviderTextApart) {
-  const ProviderError e("http.status", HttpFailure{400, "INVALID_ARGUMENT", "SENTINEL-1", "SENTINEL-2"});
+  const ProviderError e("http.status",
+                        HttpFailure{400, "INVALID_ARGUMENT", "SENTINEL-1", "SENTINEL-2"});
   EXPECT_EQ(std::string(e.what()).find("SENTINEL"), std::string::npos);
   EXPECT_NE(std::string(e.what()).find("400 INVALID_ARGUMENT"), std::string::npos);
   EXPECT_EQ(e.http()->provider_message, "SENTINEL-1");

@@ -20,8 +20,8 @@ using testing::OwnedTurn;
   }
   const Json& actual = request.at(ptr);
   if (KindExactEqual(actual, ParseJson(literal))) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << pointer << " is " << DumpJson(actual) << ", expected "
-                                       << literal;
+  return ::testing::AssertionFailure()
+         << pointer << " is " << DumpJson(actual) << ", expected " << literal;
 }
 
 std::string Build(const std::string& messages_json, Json* out = nullptr) {
@@ -46,8 +46,7 @@ TEST(ResultToResponseObject, WrapsEveryKindIntoAnObject) {
   EXPECT_EQ(DumpJson(ResultToResponseObject("-0.0", false)), R"({"output":-0.0})");
   EXPECT_EQ(DumpJson(ResultToResponseObject("null", false)), R"({"output":null})");
   EXPECT_EQ(DumpJson(ResultToResponseObject(R"("quoted")", false)), R"({"output":"quoted"})");
-  EXPECT_EQ(DumpJson(ResultToResponseObject("sunny, 21 C", false)),
-            R"({"output":"sunny, 21 C"})");
+  EXPECT_EQ(DumpJson(ResultToResponseObject("sunny, 21 C", false)), R"({"output":"sunny, 21 C"})");
   EXPECT_EQ(DumpJson(ResultToResponseObject("{broken", false)), R"({"output":"{broken"})");
   EXPECT_EQ(DumpJson(ResultToResponseObject(R"({"a":1})", true)), R"({"error":"{\"a\":1}"})");
   // Negative control: nothing here ever yields a list root.
@@ -60,17 +59,18 @@ TEST(RequestBuilder, ReplaysNativePartsVerbatim) {
       R"([{"text":"plan","thought":true},{"functionCall":{"id":"n1","name":"f","args":{"x":1.0,"e":{}}},)"
       R"("thoughtSignature":"c2lnMQ==","futureMember":{"k":[]}},{"functionCall":{"id":"n2","name":"g","args":{}}}])";
   Json request;
-  ASSERT_EQ(Build(R"([{"role":"user","content":"go"},)" +
-                      OwnedTurn("t1",
-                                R"([{"id":"tc_1","name":"f","arguments":{"x":1.0,"e":{}}},
+  ASSERT_EQ(
+      Build(R"([{"role":"user","content":"go"},)" +
+                OwnedTurn("t1",
+                          R"([{"id":"tc_1","name":"f","arguments":{"x":1.0,"e":{}}},
                                     {"id":"tc_2","name":"g","arguments":{}}])",
-                                parts,
-                                R"([{"tool_call_id":"tc_1","native_id":"n1"},
+                          parts,
+                          R"([{"tool_call_id":"tc_1","native_id":"n1"},
                                     {"tool_call_id":"tc_2","native_id":"n2"}])") +
-                      R"(,{"role":"tool","tool_call_id":"tc_1","name":"f","content":"{\"ok\":true}"},
+                R"(,{"role":"tool","tool_call_id":"tc_1","name":"f","content":"{\"ok\":true}"},
                          {"role":"tool","tool_call_id":"tc_2","name":"g","content":"[]"}])",
-                  &request),
-            "built");
+            &request),
+      "built");
   EXPECT_EQ(DumpJson(request["contents"][1]["parts"]), DumpJson(ParseJson(parts)));
   EXPECT_TRUE(WireIs(request, "/contents/1/role", R"("model")"));
   EXPECT_TRUE(WireIs(request, "/contents/2",
@@ -83,9 +83,11 @@ TEST(RequestBuilder, ReplaysNativePartsVerbatim) {
 TEST(RequestBuilder, RepairsListArgsOnTheWireCopyOnly) {
   const Transcript t = Conversation(
       R"([{"role":"user","content":"go"},)" +
-      OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":[]},{"id":"tc_2","name":"g","arguments":["a",[]]}])",
-                R"([{"functionCall":{"name":"f","args":[]}},{"functionCall":{"name":"g","args":["a",[]]}}])",
-                "[]") +
+      OwnedTurn(
+          "t1",
+          R"([{"id":"tc_1","name":"f","arguments":[]},{"id":"tc_2","name":"g","arguments":["a",[]]}])",
+          R"([{"functionCall":{"name":"f","args":[]}},{"functionCall":{"name":"g","args":["a",[]]}}])",
+          "[]") +
       R"(,{"role":"tool","tool_call_id":"tc_1","name":"f","content":"1"},
          {"role":"tool","tool_call_id":"tc_2","name":"g","content":"2"}])");
   const std::string before = DumpJson(ToJson(t));
@@ -129,8 +131,9 @@ TEST(RequestBuilder, IdenticalParallelCallsReversedKeepTheirIds) {
   t.messages.push_back(ToolResultMessage(second, "roll", R"({"value":"second"})"));
   t.messages.push_back(ToolResultMessage(first, "roll", R"({"value":"first"})"));
   const Json request = BuildRequest(t, RequestOptions{});
-  EXPECT_TRUE(WireIs(request, "/contents/2/parts",
-                     R"([{"functionResponse":{"id":"a1","name":"roll","response":{"value":"first"}}},
+  EXPECT_TRUE(
+      WireIs(request, "/contents/2/parts",
+             R"([{"functionResponse":{"id":"a1","name":"roll","response":{"value":"first"}}},
                          {"functionResponse":{"id":"a2","name":"roll","response":{"value":"second"}}}])"));
   EXPECT_TRUE(WireIs(request, "/contents/1/parts/0/thoughtSignature", R"("c2ln")"));
   EXPECT_FALSE(request.contains(Json::json_pointer("/contents/1/parts/1/thoughtSignature")));

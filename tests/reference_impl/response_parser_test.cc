@@ -42,7 +42,8 @@ TEST(ResponseParser, BindsNativeIdsAndKeepsPartsVerbatim) {
 // Binds nothing for Gemini 2.x calls without IDs, and says so with an empty list.
 TEST(ResponseParser, IdLessCallsGetAnEmptyBindingList) {
   Message turn = ParseResponse(
-      ResponseWithParts(R"([{"functionCall":{"name":"f","args":{}}},{"functionCall":{"name":"g"}}])"),
+      ResponseWithParts(
+          R"([{"functionCall":{"name":"f","args":{}}},{"functionCall":{"name":"g"}}])"),
       Transcript{});
   EXPECT_EQ(DumpJson(Capsule(turn)["tool_call_bindings"]), "[]");
   EXPECT_TRUE(turn.tool_calls[1].arguments.is_object());
@@ -54,10 +55,10 @@ TEST(ResponseParser, PublicIdsStayUniqueWhenNativeIdsRecur) {
   Transcript conversation;
   std::set<std::string> seen;
   for (int round = 0; round < 3; ++round) {
-    Message turn = ParseResponse(
-        ResponseWithParts(R"([{"functionCall":{"id":"tc_1","name":"f","args":{}}},)"
-                          R"({"functionCall":{"id":"tc_2","name":"f","args":{}}}])"),
-        conversation);
+    Message turn =
+        ParseResponse(ResponseWithParts(R"([{"functionCall":{"id":"tc_1","name":"f","args":{}}},)"
+                                        R"({"functionCall":{"id":"tc_2","name":"f","args":{}}}])"),
+                      conversation);
     for (const auto& call : turn.tool_calls) {
       EXPECT_TRUE(seen.insert(call.id).second) << "public id reused: " << call.id;
       EXPECT_NE(call.id, "tc_1");
@@ -73,10 +74,10 @@ TEST(ResponseParser, PublicIdsStayUniqueWhenNativeIdsRecur) {
 
 // A signed text capture is kept as native parts and manufactures no calls (ADR-226.14).
 TEST(ResponseParser, SignedTextMakesNoCalls) {
-  Message turn = ParseResponse(
-      ResponseWithParts(R"([{"text":"thinking","thought":true},{"text":"Hi"},)"
-                        R"({"text":"","thoughtSignature":"c2ln"}])"),
-      Transcript{});
+  Message turn =
+      ParseResponse(ResponseWithParts(R"([{"text":"thinking","thought":true},{"text":"Hi"},)"
+                                      R"({"text":"","thoughtSignature":"c2ln"}])"),
+                    Transcript{});
   EXPECT_TRUE(turn.tool_calls.empty());
   EXPECT_EQ(turn.content, "Hi");
   EXPECT_EQ(Capsule(turn)["native_parts"].size(), 3u);

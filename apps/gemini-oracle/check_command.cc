@@ -1,0 +1,28 @@
+#include <iostream>
+
+#include "apps/gemini-oracle/commands.h"
+#include "oracles/runner/case_loader.h"
+
+namespace gemini_oracle::cli {
+
+int CheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err) {
+  runner::CorpusCheck result;
+  try {
+    const auto loader = runner::CaseLoader::FromSourceRoot(args.source_root);
+    result = args.paths.empty() ? runner::CheckCorpus(args.fixtures, loader)
+                                : runner::CheckFiles(args.paths, args.fixtures, loader);
+  } catch (const std::exception& e) {
+    err << "gemini-oracle check: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  for (const auto& d : result.diagnostics) err << runner::FormatDiagnostic(d) << "\n";
+  out << "gemini-oracle check: " << result.cases.size() << " valid cases, "
+      << result.diagnostics.size() << " problems\n";
+  if (result.cases.empty() && result.diagnostics.empty()) {
+    err << "gemini-oracle check: no fixture found; nothing was checked\n";
+    return kExitBadInput;
+  }
+  return result.ok() ? 0 : kExitBadInput;
+}
+
+}  // namespace gemini_oracle::cli

@@ -1,0 +1,50 @@
+#pragma once
+// The subcommands of gemini-oracle. Each returns the process exit status, whose bits are:
+// 1 conformance failure, 2 harness error, 4 bad fixture or usage.
+
+#include <cstdint>
+#include <filesystem>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace gemini_oracle::cli {
+
+inline constexpr int kExitConformance = 1;
+inline constexpr int kExitHarness = 2;
+inline constexpr int kExitBadInput = 4;
+
+/// Where fixtures/, oracles/clauses.json and fixtures/case.schema.json live.
+std::filesystem::path DefaultSourceRoot();
+
+struct RunArgs {
+  std::filesystem::path source_root;
+  std::filesystem::path fixtures;    // default <source_root>/fixtures
+  std::filesystem::path report_dir;  // default reports/latest
+  std::string filter;
+  bool strict = false;
+  unsigned jobs = 1;
+  std::string shard = "1/1";
+  bool fail_fast = false;
+  std::optional<std::size_t> max_fail;
+  std::optional<std::uint64_t> seed;  // default: from the clock, printed
+  bool progress = false;              // one-line display (on a terminal)
+};
+int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err);
+
+struct CheckArgs {
+  std::filesystem::path source_root;
+  std::filesystem::path fixtures;
+  std::vector<std::filesystem::path> paths;  // empty: the whole corpus
+};
+int CheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err);
+
+struct ClausesArgs {
+  std::filesystem::path source_root;
+  std::filesystem::path fixtures;
+  bool json = false;
+};
+int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err);
+
+}  // namespace gemini_oracle::cli

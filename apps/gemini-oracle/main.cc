@@ -1,0 +1,81 @@
+// gemini-oracle: the conformance gate, the corpus checker and the traceability table.
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "apps/gemini-oracle/commands.h"
+
+namespace cli = gemini_oracle::cli;
+
+int main(int argc, char** argv) {
+  CLI::App app{"gemini-oracle: conformance oracles for Gemini generateContent adapters"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", GEMINI_ORACLE_VERSION);
+  std::string source_root = cli::DefaultSourceRoot().string();
+  app.add_option("--source-root", source_root, "Folder holding fixtures/ and oracles/clauses.json")
+      ->capture_default_str();
+
+  cli::RunArgs run;
+  std::string run_fixtures, report_dir = "reports/latest";
+  std::size_t max_fail = 0;
+  std::uint64_t seed = 0;
+  auto* run_cmd = app.add_subcommand("run", "Run the corpus against the reference implementation");
+  run_cmd->add_option("--fixtures", run_fixtures,
+                      "Fixture folder (default: <source-root>/fixtures)");
+  run_cmd->add_option("--report-dir", report_dir, "Where index.json, junit.xml, summary.md go")
+      ->capture_default_str();
+  run_cmd->add_option("--filter", run.filter,
+                      "Clause id prefix (ADR-226.3), feature (parallel) or glob (adr-224/y_*)");
+  run_cmd->add_flag("--strict", run.strict, "Open-level findings gate too");
+  run_cmd->add_option("--jobs,-j", run.jobs, "Cases in parallel")->check(CLI::Range(1u, 256u));
+  run_cmd->add_option("--shard", run.shard, "Run shard i of n (stable by case id)")
+      ->capture_default_str();
+  run_cmd->add_flag("--fail-fast", run.fail_fast, "Stop after the first gating result");
+  auto* max_fail_opt = run_cmd->add_option("--max-fail", max_fail, "Stop after N gating results")
+                           ->check(CLI::PositiveNumber);
+  auto* seed_opt = run_cmd->add_option("--seed", seed, "Execution-order seed (printed)");
+
+  cli::CheckArgs check;
+  std::string check_fixtures;
+  std::vector<std::string> check_paths;
+  auto* check_cmd = app.add_subcommand("check", "Validate fixture files (schema and rules)");
+  check_cmd->add_option("--fixtures", check_fixtures, "Fixture folder");
+  check_cmd->add_option("paths", check_paths, "Files to check (default: the whole corpus)");
+
+  cli::ClausesArgs clauses;
+  std::string clauses_fixtures;
+  auto* clauses_cmd = app.add_subcommand("clauses", "Traceability: clause -> cases -> oracles");
+  clauses_cmd->add_option("--fixtures", clauses_fixtures, "Fixture folder");
+  clauses_cmd->add_flag("--json", clauses.json, "Print the table as JSON");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int status = app.exit(e);
+    return status == 0 ? 0 : cli::kExitBadInput;
+  }
+  const std::filesystem::path root(source_root);
+  const auto fixtures_or = [&](const std::string& given) {
+    return given.empty() ? root / "fixtures" : std::filesystem::path(given);
+  };
+  if (*run_cmd) {
+    run.source_root = root;
+    run.fixtures = fixtures_or(run_fixtures);
+    run.report_dir = report_dir;
+    if (*max_fail_opt) run.max_fail = max_fail;
+    if (*seed_opt) run.seed = seed;
+    run.progress = isatty(STDERR_FILENO) != 0;
+    return cli::RunCommand(run, std::cout, std::cerr);
+  }
+  if (*check_cmd) {
+    check.source_root = root;
+    check.fixtures = fixtures_or(check_fixtures);
+    for (const auto& p : check_paths) check.paths.emplace_back(p);
+    return cli::CheckCommand(check, std::cout, std::cerr);
+  }
+  clauses.source_root = root;
+  clauses.fixtures = fixtures_or(clauses_fixtures);
+  return cli::ClausesCommand(clauses, std::cout, std::cerr);
+}

@@ -1,0 +1,30 @@
+#pragma once
+// Runs a case with the reference implementation, in-process, over real HTTP.
+
+#include <functional>
+
+#include "oracles/runner/driver.h"
+
+namespace gemini_oracle::runner {
+
+class ReferenceDriver : public Driver {
+ public:
+  /// Rewrites a built request body before it is sent. Empty for the real reference; tests
+  /// and the fault-injection harness use it to prove that the judges catch a broken wire.
+  using RequestHook = std::function<void(Json& request)>;
+
+  ReferenceDriver() = default;
+  explicit ReferenceDriver(RequestHook hook) : hook_(std::move(hook)) {}
+
+  std::string Name() const override { return hook_ ? "reference+hook" : "reference"; }
+  DriverReport Run(const Case& c, const std::string& base_url) override;
+
+ private:
+  RequestHook hook_;
+};
+
+/// ADR-226 context: what frameworks and databases do to generic arguments (1.0 -> 1,
+/// -0.0 -> 0), recursively. Exposed for tests and for foreign drivers' documentation.
+Json NormalizeNumbers(const Json& value);
+
+}  // namespace gemini_oracle::runner

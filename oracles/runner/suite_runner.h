@@ -1,0 +1,54 @@
+#pragma once
+// Case -> capture server -> driver -> journal -> judges -> one index entry per case.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "oracles/runner/case.h"
+#include "oracles/runner/clause_registry.h"
+#include "oracles/runner/driver.h"
+
+namespace gemini_oracle::runner {
+
+struct Shard {
+  std::size_t index = 1;  // 1-based
+  std::size_t count = 1;
+};
+
+/// Parses "i/n" (1 <= i <= n); nullopt when malformed.
+std::optional<Shard> ParseShard(const std::string& text);
+
+/// True when the case is in the shard: a stable hash of its id, so adding a case never
+/// moves the others between shards.
+bool InShard(const Case& c, const Shard& shard);
+
+/// A clause id prefix ("ADR-226.3", "ADR-224"), a feature ("parallel"), or a glob over the
+/// id or file stem ("adr-226/y_*", "*identical*"). Empty matches everything.
+bool MatchesFilter(const Case& c, const std::string& filter);
+
+struct SuiteOptions {
+  bool strict = false;     // open-level findings gate too
+  unsigned jobs = 1;       // cases in parallel, each under its own base URL
+  bool fail_fast = false;  // stop scheduling after the first gating result
+  std::optional<std::size_t> max_fail;
+  std::uint64_t seed = 0;  // shuffles execution order; reports stay in id order
+  /// Features the driver cannot run yet; such cases are skipped with a reason.
+  std::vector<std::string> unsupported_features = {"streaming", "persistence"};
+  /// Called after each case, from worker threads but never concurrently.
+  std::function<void(const nlohmann::json& result, std::size_t done, std::size_t total)> progress;
+};
+
+/// Makes one driver per worker thread.
+using DriverFactory = std::function<std::unique_ptr<Driver>()>;
+
+/// Runs the cases (already filtered and sharded) and returns their index entries in the
+/// order of `cases`.
+nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& registry,
+                        const DriverFactory& make_driver, const SuiteOptions& options);
+
+}  // namespace gemini_oracle::runner

@@ -1,0 +1,187 @@
+// The CLI's contract: exit bits, file:line:column diagnostics, reports, closing line.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "apps/gemini-oracle/commands.h"
+#include "tests/apps/temp_dir.h"
+
+namespace gemini_oracle::cli {
+namespace {
+
+using gemini_oracle::testing::SourceRoot;
+using gemini_oracle::testing::TempDir;
+using ::testing::HasSubstr;
+
+constexpr const char* kGoodCase = R"({
+  "description": "Empty args replay as an empty object",
+  "clauses": ["ADR-224.1"],
+  "exchanges": [
+    {"user": "go",
+     "response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"functionCall": {"name": "f", "args": {}}}]}}]}},
+     "then": {"results": [{"call": 0, "json": {"ok": true}}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "done"}]}}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 2, "wire": [
+    {"request": 2, "pointer": "/contents/1/parts/0/functionCall/args", "equals": {}}]}
+}
+)";
+
+struct Captured {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+Captured Check(const TempDir& dir, std::vector<std::filesystem::path> paths = {}) {
+  CheckArgs args;
+  args.source_root = SourceRoot();
+  args.fixtures = dir.path();
+  args.paths = std::move(paths);
+  std::ostringstream out, err;
+  const int status = CheckCommand(args, out, err);
+  return {status, out.str(), err.str()};
+}
+
+Captured RunCli(const TempDir& dir, const std::filesystem::path& reports, RunArgs args = {}) {
+  args.source_root = SourceRoot();
+  args.fixtures = dir.path();
+  args.report_dir = reports;
+  args.seed = 7;
+  std::ostringstream out, err;
+  const int status = RunCommand(args, out, err);
+  return {status, out.str(), err.str()};
+}
+
+// Accepts a well-formed case (positive control).
+TEST(CheckCommand, AcceptsAGoodCase) {
+  TempDir dir;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  const Captured c = Check(dir);
+  EXPECT_EQ(c.status, 0) << c.err;
+  EXPECT_THAT(c.out, HasSubstr("1 valid cases, 0 problems"));
+}
+
+struct BadFixture {
+  const char* name;
+  std::string text;
+  const char* rule;
+};
+
+void PrintTo(const BadFixture& bad, std::ostream* os) { *os << bad.name; }
+
+class CheckRejects : public ::testing::TestWithParam<BadFixture> {};
+
+// Rejects each kind of bad fixture with file:line:column, the rule, and exit bit 4.
+TEST_P(CheckRejects, WithFileLineColumnAndRule) {
+  TempDir dir;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  const auto bad = dir.Write(std::string("adr-224/") + GetParam().name, GetParam().text);
+  const Captured c = Check(dir);
+  EXPECT_EQ(c.status, kExitBadInput);
+  const std::regex line(
+      std::regex_replace(bad.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+      R"(:[0-9]+:[0-9]+: .+ \[)" + GetParam().rule + R"(\])");
+  EXPECT_TRUE(std::regex_search(c.err, line)) << c.err;
+  EXPECT_THAT(c.out, HasSubstr("1 valid cases"));  // the good file still loads
+}
+
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadFixtures, CheckRejects,
+    ::testing::Values(
+        BadFixture{"y_truncated.json", std::string(kGoodCase).substr(0, 120), "json.syntax"},
+        BadFixture{"y_no_expect.json",
+                   Replace(kGoodCase, R"("expect": {"outcome")", R"("expected": {"outcome")"),
+                   "schema"},
+        BadFixture{"y_unknown_clause.json", Replace(kGoodCase, "ADR-224.1", "ADR-224.99"),
+                   "clause.unknown"},
+        BadFixture{"n_prefix_says_refuse.json", kGoodCase, "prefix.expect"},
+        BadFixture{"y_should.json",
+                   Replace(kGoodCase, "Empty args replay", "Empty args should replay"),
+                   "description.style"}),
+    [](const ::testing::TestParamInfo<BadFixture>& info) {
+      std::string name = info.param.name;
+      name = name.substr(0, name.find('.'));
+      name.erase(std::remove(name.begin(), name.end(), '_'), name.end());
+      return name;
+    });
+
+// Runs the good cases although one file is broken, never counting the broken one as a pass.
+TEST(RunCommand, BadFixtureIsReportedAndTheRestRuns) {
+  TempDir dir, reports;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  dir.Write("adr-224/y_broken.json", "{\"description\": ");
+  const Captured c = RunCli(dir, reports.path());
+  EXPECT_EQ(c.status, kExitBadInput) << c.out << c.err;
+  EXPECT_THAT(c.err, HasSubstr("y_broken.json:1:"));
+  EXPECT_THAT(c.out, HasSubstr("gemini-oracle: 1 passed, 0 failed, 0 skipped"));
+  for (const char* file : {"index.json", "junit.xml", "summary.md", "summary.html"}) {
+    EXPECT_TRUE(std::filesystem::exists(reports.path() / file)) << file;
+  }
+  std::ifstream index(reports.path() / "index.json");
+  std::stringstream text;
+  text << index.rdbuf();
+  EXPECT_THAT(text.str(), HasSubstr("\"seed\": 7"));
+  EXPECT_THAT(text.str(), Not(HasSubstr("y_broken")));
+}
+
+// Fails with exit bit 1 when the wire contradicts a case's literal assertion (negative control).
+TEST(RunCommand, WireViolationFailsTheGate) {
+  TempDir dir, reports;
+  dir.Write("adr-224/y_wrong_expectation.json",
+            Replace(kGoodCase, R"("equals": {})", R"("equals": [])"));
+  const Captured c = RunCli(dir, reports.path());
+  EXPECT_EQ(c.status, kExitConformance) << c.out << c.err;
+  EXPECT_THAT(c.out, HasSubstr("0 passed, 1 failed"));
+  EXPECT_THAT(c.err, HasSubstr("wire-violation"));
+}
+
+// Refuses a malformed --shard and a selection that leaves nothing to check.
+TEST(RunCommand, UsageErrorsAreBadInput) {
+  TempDir dir, reports;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  RunArgs shard;
+  shard.shard = "3/2";
+  EXPECT_EQ(RunCli(dir, reports.path(), shard).status, kExitBadInput);
+  RunArgs filter;
+  filter.filter = "ADR-226.3";
+  const Captured c = RunCli(dir, reports.path(), filter);
+  EXPECT_EQ(c.status, kExitBadInput);
+  EXPECT_THAT(c.err, HasSubstr("no case selected"));
+}
+
+// Flags a must-clause without a case and exits nonzero.
+TEST(ClausesCommand, FlagsUncoveredMustClauses) {
+  TempDir dir;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  ClausesArgs args;
+  args.source_root = SourceRoot();
+  args.fixtures = dir.path();
+  std::ostringstream out, err;
+  EXPECT_EQ(ClausesCommand(args, out, err), kExitConformance);
+  EXPECT_THAT(err.str(), HasSubstr("must-clause ADR-226.3 has no case"));
+  EXPECT_THAT(out.str(), HasSubstr("| ADR-224.1 | must | 1 |"));
+}
+
+// Covers every must-clause of the real corpus (pending ones say why).
+TEST(ClausesCommand, RealCorpusCoversEveryMustClause) {
+  ClausesArgs args;
+  args.source_root = SourceRoot();
+  args.fixtures = SourceRoot() / "fixtures";
+  std::ostringstream out, err;
+  EXPECT_EQ(ClausesCommand(args, out, err), 0) << err.str();
+}
+
+}  // namespace
+}  // namespace gemini_oracle::cli

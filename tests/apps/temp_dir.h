@@ -1,0 +1,45 @@
+#pragma once
+// A folder that removes itself.
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+namespace gemini_oracle::testing {
+
+class TempDir {
+ public:
+  TempDir() {
+    std::random_device rd;
+    path_ = std::filesystem::temp_directory_path() /
+            ("gemini-oracle-test-" + std::to_string(rd()) + std::to_string(rd()));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+
+  /// Writes `text` to a file below the folder, creating subfolders.
+  std::filesystem::path Write(const std::string& relative, const std::string& text) const {
+    const auto file = path_ / relative;
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << text;
+    return file;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+inline std::filesystem::path SourceRoot() {
+  const char* root = std::getenv("GEMINI_ORACLE_SOURCE_DIR");
+  return root ? std::filesystem::path(root) : std::filesystem::current_path();
+}
+
+}  // namespace gemini_oracle::testing
