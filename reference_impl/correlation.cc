@@ -97,7 +97,9 @@ void LinkIdLess(const Message& message, const std::vector<NativeCall>& natives,
   if (out.links.size() != message.tool_calls.size()) out.links.clear();  // partial: result order
 }
 
-// ADR-226.7: validated captured bindings.
+// ADR-226.7: validated captured bindings. The checks run in passes over the whole turn, so
+// the code reported for state with several defects does not depend on binding order
+// (fixtures/INTERPRETING.md, "Several defects in one case").
 void LinkByBindings(const Message& message, std::size_t turn, const std::vector<Binding>& bindings,
                     const std::vector<NativeCall>& natives, TurnCorrelation& out) {
   std::unordered_map<std::string, std::size_t> call_index;
@@ -108,33 +110,33 @@ void LinkByBindings(const Message& message, std::size_t turn, const std::vector<
   for (std::size_t n = 0; n < natives.size(); ++n) {
     if (natives[n].id) native_index[*natives[n].id] = n;
   }
+  // They belong to the owning turn ...
+  for (std::size_t b = 0; b < bindings.size(); ++b) {
+    if (!call_index.count(bindings[b].tool_call_id)) {
+      Refuse("binding.unknown_call", turn, b, "tool_call_bindings");
+    }
+  }
+  for (std::size_t b = 0; b < bindings.size(); ++b) {
+    if (!native_index.count(bindings[b].native_id)) {
+      Refuse("binding.unknown_native_id", turn, b, "tool_call_bindings");
+    }
+  }
+  // ... are one-to-one ...
   std::set<std::string> bound_calls;
   std::set<std::string> bound_natives;
   for (std::size_t b = 0; b < bindings.size(); ++b) {
-    const Binding& binding = bindings[b];
-    if (!bound_calls.insert(binding.tool_call_id).second ||
-        !bound_natives.insert(binding.native_id).second) {
+    if (!bound_calls.insert(bindings[b].tool_call_id).second ||
+        !bound_natives.insert(bindings[b].native_id).second) {
       Refuse("binding.not_one_to_one", turn, b, "tool_call_bindings");
     }
-    const auto c = call_index.find(binding.tool_call_id);
-    if (c == call_index.end()) Refuse("binding.unknown_call", turn, b, "tool_call_bindings");
-    const auto n = native_index.find(binding.native_id);
-    if (n == native_index.end()) {
-      Refuse("binding.unknown_native_id", turn, b, "tool_call_bindings");
-    }
-    const NativeCall& native = natives[n->second];
-    if (!SameCall(message.tool_calls[c->second], native)) {
-      Refuse("binding.call_mismatch", turn, c->second, "tool_calls");
-    }
-    out.links[binding.tool_call_id] = CallLink{native.part, native.id};
   }
-  // Complete coverage: every native ID is bound ...
+  // ... cover every native ID, and every generic call except one standing for an ID-less
+  // native part ...
   for (const auto& native : natives) {
     if (native.id && !bound_natives.count(*native.id)) {
       Refuse("binding.incomplete", turn, native.part, "tool_call_bindings");
     }
   }
-  // ... and every generic call is bound, except one that stands for an ID-less native part.
   std::vector<bool> used(natives.size(), false);
   for (std::size_t c = 0; c < message.tool_calls.size(); ++c) {
     const ToolCall& call = message.tool_calls[c];
@@ -148,6 +150,15 @@ void LinkByBindings(const Message& message, std::size_t turn, const std::vector<
       }
     }
     if (!linked) Refuse("binding.incomplete", turn, c, "tool_calls");
+  }
+  // ... and tie calls that match their native parts (ADR-226.8 rule).
+  for (const Binding& binding : bindings) {
+    const std::size_t c = call_index.at(binding.tool_call_id);
+    const NativeCall& native = natives[native_index.at(binding.native_id)];
+    if (!SameCall(message.tool_calls[c], native)) {
+      Refuse("binding.call_mismatch", turn, c, "tool_calls");
+    }
+    out.links[binding.tool_call_id] = CallLink{native.part, native.id};
   }
 }
 

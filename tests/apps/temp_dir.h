@@ -6,6 +6,8 @@
 #include <random>
 #include <string>
 
+#include "tests/source_root.h"
+
 namespace gemini_oracle::testing {
 
 class TempDir {
@@ -37,9 +39,6 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-inline std::filesystem::path SourceRoot() {
-  const char* root = std::getenv("GEMINI_ORACLE_SOURCE_DIR");
-  return root ? std::filesystem::path(root) : std::filesystem::current_path();
-}
+using gemini_oracle::testing::SourceRoot;
 
 }  // namespace gemini_oracle::testing

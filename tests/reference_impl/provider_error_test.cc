@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "tests/source_root.h"
+
 namespace gemini_oracle::ref {
 namespace {
 
@@ -25,9 +27,7 @@ TEST(ErrorCatalogue, CodesAreUniqueAndDotted) {
 
 // Keeps docs/error-codes.md in step with the catalogue: every code documented, none extra.
 TEST(ErrorCatalogue, DocumentListsEveryCode) {
-  const char* root = std::getenv("GEMINI_ORACLE_SOURCE_DIR");
-  ASSERT_NE(root, nullptr);
-  std::ifstream in(std::string(root) + "/docs/error-codes.md");
+  std::ifstream in(gemini_oracle::testing::SourceRoot() / "docs" / "error-codes.md");
   ASSERT_TRUE(in) << "docs/error-codes.md missing";
   std::stringstream text;
   text << in.rdbuf();

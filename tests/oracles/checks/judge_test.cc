@@ -7,6 +7,7 @@
 
 #include "oracles/runner/clause_registry.h"
 #include "tests/oracles/checks/checks_test_support.h"
+#include "tests/source_root.h"
 
 namespace gemini_oracle::checks {
 namespace {
@@ -64,8 +65,7 @@ TEST(Decoding, ReportsBodyWithoutContents) {
 
 // Derives must, open and beyond from clause ids exactly as the clause registry lists them.
 TEST(ClauseLevels, AgreeWithRegistry) {
-  const char* root = std::getenv("GEMINI_ORACLE_SOURCE_DIR");
-  const std::filesystem::path source = root != nullptr ? root : ".";
+  const std::filesystem::path source = gemini_oracle::testing::SourceRoot();
   const auto registry = runner::ClauseRegistry::Load(runner::ClausesPath(source));
   ASSERT_FALSE(registry.clauses().empty());
   for (const auto& clause : registry.clauses()) {

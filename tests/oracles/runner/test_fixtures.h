@@ -9,6 +9,8 @@
 #include <random>
 #include <string>
 
+#include "tests/source_root.h"
+
 namespace gemini_oracle::runner::testing {
 
 /// A unique folder under the system temp directory, removed with its contents at scope end.
@@ -43,9 +45,6 @@ class TempDir {
 };
 
 /// The source tree (schema, clause registry); the test CMake function sets the variable.
-inline std::filesystem::path SourceRoot() {
-  const char* root = std::getenv("GEMINI_ORACLE_SOURCE_DIR");
-  return root == nullptr ? std::filesystem::current_path() : std::filesystem::path(root);
-}
+using gemini_oracle::testing::SourceRoot;
 
 }  // namespace gemini_oracle::runner::testing
