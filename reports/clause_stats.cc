@@ -9,7 +9,7 @@
 
 namespace gemini_oracle::reports {
 
-std::vector<ClauseRow> ClauseRows(const nlohmann::json& results) {
+std::vector<ClauseRow> ClauseRows(const nlohmann::json& results, const nlohmann::json& levels) {
   std::map<std::string, ClauseRow> rows;
   if (!results.is_array()) return {};
   for (const auto& result : results) {
@@ -30,6 +30,9 @@ std::vector<ClauseRow> ClauseRows(const nlohmann::json& results) {
     for (const auto& clause : cited) {
       ClauseRow& row = rows[clause];
       row.clause = clause;
+      if (levels.is_object() && levels.contains(clause) && levels[clause].is_string()) {
+        row.level = levels[clause].get<std::string>();
+      }
       ++row.cases;
       if (verdict == kPass) {
         ++row.passed;

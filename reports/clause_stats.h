@@ -18,6 +18,9 @@ struct ClauseRow {
 };
 
 /// One row per clause cited anywhere in the results, in clause order (224.2 before 224.10).
-std::vector<ClauseRow> ClauseRows(const nlohmann::json& results);
+/// `levels` maps clause ids to must/open/beyond (the index's context.clause_levels); a clause
+/// missing there takes the level of its first finding.
+std::vector<ClauseRow> ClauseRows(const nlohmann::json& results,
+                                  const nlohmann::json& levels = nlohmann::json::object());
 
 }  // namespace gemini_oracle::reports

@@ -75,6 +75,7 @@ void WriteHtml(const nlohmann::json& index, std::ostream& out) {
       << "<title>gemini-oracle report</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n";
   out << "<h1>gemini-oracle report</h1>\n<table>\n";
   for (const auto& [key, value] : (context.is_object() ? context : empty).items()) {
+    if (value.is_structured()) continue;  // tables such as clause_levels stay in index.json
     out << "<tr><th>" << HtmlEscape(key) << "</th><td>"
         << HtmlEscape(StringField(context, key.c_str())) << "</td></tr>\n";
   }
@@ -108,7 +109,11 @@ void WriteHtml(const nlohmann::json& index, std::ostream& out) {
 
   out << "<h2>Clauses</h2>\n<table>\n<tr><th>clause</th><th>level</th><th>cases</th>"
       << "<th>passed</th><th>gating</th><th>other</th><th>findings</th></tr>\n";
-  for (const auto& row : ClauseRows(results)) {
+  const nlohmann::json levels =
+      index.is_object() && index.contains("context") && index["context"].is_object()
+          ? index["context"].value("clause_levels", nlohmann::json::object())
+          : nlohmann::json::object();
+  for (const auto& row : ClauseRows(results, levels)) {
     out << "<tr><td>" << Code(row.clause) << "</td><td>" << HtmlEscape(row.level)
         << "</td><td class=\"n\">" << row.cases << "</td><td class=\"n\">" << row.passed
         << "</td><td class=\"n\">" << row.gating << "</td><td class=\"n\">" << row.other

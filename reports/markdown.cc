@@ -95,7 +95,11 @@ void WriteMarkdown(const nlohmann::json& index, std::ostream& out) {
   out << "## Clauses\n\n";
   out << "| clause | level | cases | passed | gating | other | findings |\n";
   out << "|---|---|---:|---:|---:|---:|---:|\n";
-  for (const auto& row : ClauseRows(results)) {
+  const nlohmann::json levels =
+      index.is_object() && index.contains("context") && index["context"].is_object()
+          ? index["context"].value("clause_levels", nlohmann::json::object())
+          : nlohmann::json::object();
+  for (const auto& row : ClauseRows(results, levels)) {
     out << "| " << MarkdownCode(row.clause, true) << " | " << MarkdownEscape(row.level) << " | "
         << row.cases << " | " << row.passed << " | " << row.gating << " | " << row.other << " | "
         << row.findings << " |\n";

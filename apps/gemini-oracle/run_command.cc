@@ -115,6 +115,11 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   context["shard"] = args.shard;
   context["jobs"] = args.jobs;
   context["bad_fixtures"] = corpus.diagnostics.size();
+  nlohmann::json levels = nlohmann::json::object();
+  for (const auto& clause : loader->registry().clauses()) {
+    levels[clause.id] = std::string(runner::ToString(clause.level));
+  }
+  context["clause_levels"] = levels;
   const nlohmann::json index = reports::BuildIndex(context, results);
   try {
     reports::WriteAll(index, args.report_dir);

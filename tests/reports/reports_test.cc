@@ -264,7 +264,8 @@ TEST(WriteMarkdown, SummaryFailuresClausesInOrder) {
   EXPECT_LT(summary, failures);
   EXPECT_LT(failures, clauses);
   EXPECT_NE(md.find("| 7 | 1 | 1 | 1 | 1 | 1 | 1 | 1 |"), std::string::npos) << md;
-  for (const auto& result : SampleIndex()["results"]) {
+  const json sample = SampleIndex();  // a named copy outlives the loop
+  for (const auto& result : sample["results"]) {
     EXPECT_NE(md.find(result["id"].get<std::string>()), std::string::npos) << result["id"];
   }
   // The failure lists its finding; 224.2 sorts before 224.10 in the clause table.
@@ -281,7 +282,8 @@ TEST(WriteHtml, SelfContainedAndEscaped) {
   const std::string html = Render(WriteHtml, SampleIndex());
   EXPECT_TRUE(html.starts_with("<!DOCTYPE html>"));
   EXPECT_TRUE(html.ends_with("</html>\n"));
-  for (const auto& result : SampleIndex()["results"]) {
+  const json sample = SampleIndex();  // a named copy outlives the loop
+  for (const auto& result : sample["results"]) {
     EXPECT_NE(html.find(result["id"].get<std::string>()), std::string::npos) << result["id"];
   }
   EXPECT_EQ(html.find("<script"), std::string::npos);
