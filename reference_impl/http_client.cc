@@ -90,6 +90,15 @@ GeminiHttpClient::GeminiHttpClient(ClientOptions options) {
 
 GeminiHttpClient::~GeminiHttpClient() = default;
 
+void GeminiHttpClient::Rebase(const std::string& base_url) {
+  SplitUrl split = SplitBaseUrl(base_url);
+  if (split.scheme_host_port != SplitBaseUrl(impl_->options.base_url).scheme_host_port) {
+    throw std::invalid_argument("GeminiHttpClient::Rebase: another origin");
+  }
+  impl_->options.base_url = base_url;
+  impl_->path_prefix = std::move(split.path_prefix);
+}
+
 Json GeminiHttpClient::GenerateContent(const std::string& model, const Json& body) {
   const std::string path = impl_->path_prefix + "/" + impl_->options.api_version + "/models/" +
                            std::string(BareModel(model)) + ":generateContent";

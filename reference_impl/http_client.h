@@ -31,6 +31,10 @@ class GeminiHttpClient {
   /// http.body (2xx that is not JSON).
   Json GenerateContent(const std::string& model, const Json& body);
 
+  /// Points later requests at another base URL of the same scheme, host and port, keeping
+  /// the open keep-alive connection. Throws std::invalid_argument for another origin.
+  void Rebase(const std::string& base_url);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -56,7 +56,7 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   runner::CorpusCheck corpus;
   try {
     loader.emplace(runner::CaseLoader::FromSourceRoot(args.source_root));
-    corpus = runner::CheckCorpus(args.fixtures, *loader);
+    corpus = runner::CheckCorpus(args.fixtures, *loader, args.jobs);
   } catch (const std::exception& e) {
     err << "gemini-oracle run: " << e.what() << "\n";
     return kExitBadInput;

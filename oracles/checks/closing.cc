@@ -7,7 +7,8 @@ namespace gemini_oracle::checks {
 
 std::vector<Finding> JudgeClosing(const CaseRun& run) {
   std::vector<Finding> findings;
-  const auto decoded = detail::DecodeJournal(run.journal);
+  std::vector<detail::DecodedRequest> storage;
+  const auto& decoded = detail::DecodedJournal(run, storage);
   const Json* declared = detail::Member(run.c.options, "tools");
   const bool case_declares_tools =
       declared != nullptr && declared->is_array() && !declared->empty();

@@ -18,7 +18,8 @@ void AddNativeIds(const Json& parts, std::set<std::string>& out) {
 
 std::vector<Finding> JudgeIds(const CaseRun& run) {
   std::vector<Finding> findings;
-  const auto decoded = detail::DecodeJournal(run.journal);
+  std::vector<detail::DecodedRequest> storage;
+  const auto& decoded = detail::DecodedJournal(run, storage);
   const auto initial = detail::InitialAssistants(run.c);
 
   // ADR-226.4: no synthesized ID ever appears on the wire. Request m may carry the IDs of the

@@ -8,7 +8,8 @@ namespace gemini_oracle::checks {
 // generateContent request is itself a finding.
 std::vector<Finding> JudgeDecoding(const CaseRun& run) {
   std::vector<Finding> findings;
-  const auto decoded = detail::DecodeJournal(run.journal);
+  std::vector<detail::DecodedRequest> storage;
+  const auto& decoded = detail::DecodedJournal(run, storage);
   for (std::size_t i = 0; i < decoded.size(); ++i) {
     const std::size_t request = i + 1;
     if (!decoded[i].body) {
@@ -56,9 +57,13 @@ const std::vector<Judge>& Judges() {
 }
 
 std::vector<Finding> JudgeAll(const CaseRun& run) {
+  // Every judge reads the same bodies: decode them once.
+  const std::vector<detail::DecodedRequest> decoded = detail::DecodeJournal(run.journal);
+  CaseRun shared = run;
+  shared.decoded = &decoded;
   std::vector<Finding> all;
   for (const auto& judge : Judges()) {
-    auto findings = judge.run(run);
+    auto findings = judge.run(shared);
     all.insert(all.end(), std::make_move_iterator(findings.begin()),
                std::make_move_iterator(findings.end()));
   }

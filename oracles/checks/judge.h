@@ -13,11 +13,17 @@
 
 namespace gemini_oracle::checks {
 
+namespace detail {
+struct DecodedRequest;
+}  // namespace detail
+
 /// Everything a judge sees. Journal position i (0-based) is request i+1, sent for exchange i+1.
 struct CaseRun {
   const runner::Case& c;
   const std::vector<capture::JournalEntry>& journal;
   const runner::DriverReport& report;
+  /// The journal bodies decoded once by JudgeAll; judges called alone decode for themselves.
+  const std::vector<detail::DecodedRequest>* decoded = nullptr;
 };
 
 /// ADR-224.12: every journaled body decodes as a JSON object with a `contents` array.

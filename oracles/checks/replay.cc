@@ -164,7 +164,8 @@ void CheckGeneric(const Context& ctx, const Json& replayed, const std::string& a
 
 std::vector<Finding> JudgeReplay(const CaseRun& run) {
   std::vector<Finding> findings;
-  const auto decoded = detail::DecodeJournal(run.journal);
+  std::vector<detail::DecodedRequest> storage;
+  const auto& decoded = detail::DecodedJournal(run, storage);
   const auto initial = detail::InitialAssistants(run.c);
   for (std::size_t r = 0; r < decoded.size(); ++r) {
     const Json* contents = detail::Contents(decoded[r].body);

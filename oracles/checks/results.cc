@@ -119,7 +119,8 @@ const char* KindOfFinding(const runner::Result& result) {
 
 std::vector<Finding> JudgeResults(const CaseRun& run) {
   std::vector<Finding> findings;
-  const auto decoded = detail::DecodeJournal(run.journal);
+  std::vector<detail::DecodedRequest> storage;
+  const auto& decoded = detail::DecodedJournal(run, storage);
   const std::size_t initial_turns = detail::InitialAssistants(run.c).size();
   for (std::size_t k = 1; k <= run.c.exchanges.size(); ++k) {
     const runner::Exchange& exchange = run.c.exchanges[k - 1];

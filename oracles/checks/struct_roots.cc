@@ -18,7 +18,8 @@ const char* KindName(const Json& value) {
 
 std::vector<Finding> JudgeStructRoots(const CaseRun& run) {
   std::vector<Finding> findings;
-  const auto decoded = detail::DecodeJournal(run.journal);
+  std::vector<detail::DecodedRequest> storage;
+  const auto& decoded = detail::DecodedJournal(run, storage);
   for (std::size_t r = 0; r < decoded.size(); ++r) {
     const Json* contents = detail::Contents(decoded[r].body);
     if (contents == nullptr) continue;

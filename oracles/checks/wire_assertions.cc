@@ -10,7 +10,8 @@ std::vector<Finding> JudgeWireAssertions(const CaseRun& run) {
   if (assertions.empty()) return findings;
   // A wire assertion demonstrates the clause the case cites first.
   const std::string clause = run.c.clauses.empty() ? "ADR-224.12" : run.c.clauses.front();
-  const auto decoded = detail::DecodeJournal(run.journal);
+  std::vector<detail::DecodedRequest> storage;
+  const auto& decoded = detail::DecodedJournal(run, storage);
   for (std::size_t a = 0; a < assertions.size(); ++a) {
     const runner::WireAssertion& assertion = assertions[a];
     const std::string label = "wire assertion " + std::to_string(a);

@@ -39,6 +39,13 @@ std::vector<DecodedRequest> DecodeJournal(const std::vector<capture::JournalEntr
   return out;
 }
 
+const std::vector<DecodedRequest>& DecodedJournal(const CaseRun& run,
+                                                  std::vector<DecodedRequest>& storage) {
+  if (run.decoded != nullptr) return *run.decoded;
+  storage = DecodeJournal(run.journal);
+  return storage;
+}
+
 const Json* Contents(const std::optional<Json>& body) {
   if (!body) return nullptr;
   const Json* contents = Member(*body, "contents");

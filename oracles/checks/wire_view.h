@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "oracles/capture/journal.h"
+#include "oracles/checks/judge.h"
 #include "oracles/runner/case.h"
 #include "reference_impl/json.h"
 
@@ -19,6 +20,10 @@ struct DecodedRequest {
 };
 
 std::vector<DecodedRequest> DecodeJournal(const std::vector<capture::JournalEntry>& journal);
+
+/// The run's decoded journal: the shared one when JudgeAll made it, else decoded into `storage`.
+const std::vector<DecodedRequest>& DecodedJournal(const CaseRun& run,
+                                                  std::vector<DecodedRequest>& storage);
 
 /// The `contents` array of a decoded body, or nullptr.
 const Json* Contents(const std::optional<Json>& body);

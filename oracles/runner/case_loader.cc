@@ -1,10 +1,12 @@
 #include "oracles/runner/case_loader.h"
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "oracles/runner/case_rules.h"
 #include "oracles/runner/json_positions.h"
@@ -60,14 +62,27 @@ void CheckUniqueStems(std::vector<fs::path>& files, const fs::path& fixtures_roo
 }
 
 CorpusCheck CheckSorted(std::vector<fs::path> files, const fs::path& fixtures_root,
-                        const CaseLoader& loader, std::vector<Diagnostic> diagnostics) {
+                        const CaseLoader& loader, std::vector<Diagnostic> diagnostics,
+                        unsigned jobs) {
   std::vector<bool> refused;
   CheckUniqueStems(files, fixtures_root, diagnostics, refused);
+  // Files load independently; results are gathered in id order whatever the thread count.
+  std::vector<LoadedCase> loaded(files.size());
+  std::atomic<std::size_t> next{0};
+  const auto worker = [&] {
+    for (std::size_t i; (i = next.fetch_add(1)) < files.size();) {
+      loaded[i] = loader.Load(files[i], fixtures_root);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned j = 1; j < std::max(1u, jobs); ++j) threads.emplace_back(worker);
+  worker();
+  for (auto& thread : threads) thread.join();
   CorpusCheck check;
   for (std::size_t i = 0; i < files.size(); ++i) {
-    LoadedCase loaded = loader.Load(files[i], fixtures_root);
-    diagnostics.insert(diagnostics.end(), loaded.diagnostics.begin(), loaded.diagnostics.end());
-    if (loaded.value && !refused[i]) check.cases.push_back(std::move(*loaded.value));
+    diagnostics.insert(diagnostics.end(), loaded[i].diagnostics.begin(),
+                       loaded[i].diagnostics.end());
+    if (loaded[i].value && !refused[i]) check.cases.push_back(std::move(*loaded[i].value));
   }
   SortDiagnostics(diagnostics);
   check.diagnostics = std::move(diagnostics);
@@ -75,9 +90,14 @@ CorpusCheck CheckSorted(std::vector<fs::path> files, const fs::path& fixtures_ro
 }
 
 void SortById(std::vector<fs::path>& files, const fs::path& fixtures_root) {
-  std::stable_sort(files.begin(), files.end(), [&](const fs::path& a, const fs::path& b) {
-    return CaseId(a, fixtures_root) < CaseId(b, fixtures_root);
-  });
+  // Each id is computed once: path arithmetic inside the comparator dominated loading.
+  std::vector<std::pair<std::string, fs::path>> keyed;
+  keyed.reserve(files.size());
+  for (auto& file : files) keyed.emplace_back(CaseId(file, fixtures_root), std::move(file));
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  files.clear();
+  for (auto& [id, file] : keyed) files.push_back(std::move(file));
 }
 
 }  // namespace
@@ -153,16 +173,21 @@ LoadedCase CaseLoader::Load(const fs::path& file, const fs::path& fixtures_root)
     return loaded;
   }
 
-  const JsonPositions positions(*text);
+  // Positions are only needed to report a problem; most files have none.
+  std::optional<JsonPositions> positions;
+  const auto position_of = [&](const std::string& pointer) {
+    if (!positions) positions.emplace(*text);
+    return positions->Find(pointer);
+  };
   for (const auto& violation : schema_.Validate(plain)) {
-    loaded.diagnostics.push_back(At(file, positions.Find(violation.pointer), rules::kSchema,
+    loaded.diagnostics.push_back(At(file, position_of(violation.pointer), rules::kSchema,
                                     violation.pointer.empty()
                                         ? violation.description
                                         : violation.pointer + ": " + violation.description));
   }
   for (const auto& finding : rules::CheckDocument(document, file_name, registry_)) {
     loaded.diagnostics.push_back(
-        At(file, positions.Find(finding.pointer), finding.rule, finding.message));
+        At(file, position_of(finding.pointer), finding.rule, finding.message));
   }
   SortDiagnostics(loaded.diagnostics);
   if (!loaded.diagnostics.empty()) return loaded;
@@ -176,9 +201,10 @@ LoadedCase CaseLoader::Load(const fs::path& file, const fs::path& fixtures_root)
   return loaded;
 }
 
-CorpusCheck CheckCorpus(const fs::path& fixtures_root, const CaseLoader& loader) {
+CorpusCheck CheckCorpus(const fs::path& fixtures_root, const CaseLoader& loader, unsigned jobs) {
   DiscoveredFiles found = DiscoverCaseFiles(fixtures_root);
-  return CheckSorted(std::move(found.cases), fixtures_root, loader, std::move(found.diagnostics));
+  return CheckSorted(std::move(found.cases), fixtures_root, loader, std::move(found.diagnostics),
+                     jobs);
 }
 
 CorpusCheck CheckFiles(const std::vector<fs::path>& files, const fs::path& fixtures_root,
@@ -191,7 +217,7 @@ CorpusCheck CheckFiles(const std::vector<fs::path>& files, const fs::path& fixtu
                              return a.lexically_normal() == b.lexically_normal();
                            }),
                sorted.end());
-  return CheckSorted(std::move(sorted), fixtures_root, loader, {});
+  return CheckSorted(std::move(sorted), fixtures_root, loader, {}, 1);
 }
 
 }  // namespace gemini_oracle::runner

@@ -62,7 +62,9 @@ struct CorpusCheck {
 };
 
 /// Every case file under the root, including the corpus-wide id.unique rule.
-CorpusCheck CheckCorpus(const std::filesystem::path& fixtures_root, const CaseLoader& loader);
+/// `jobs` threads load files in parallel; the result is the same for any count.
+CorpusCheck CheckCorpus(const std::filesystem::path& fixtures_root, const CaseLoader& loader,
+                        unsigned jobs = 1);
 
 /// Only the named files (ids relative to `fixtures_root`); id.unique among them.
 CorpusCheck CheckFiles(const std::vector<std::filesystem::path>& files,

@@ -131,9 +131,19 @@ DriverReport ReferenceDriver::Run(const Case& c, const std::string& base_url) {
   DriverReport report;
   ref::Transcript transcript;
   ref::RequestOptions options = OptionsOf(c);
-  ref::ClientOptions client_options;
-  client_options.base_url = base_url;
-  ref::GeminiHttpClient client(client_options);
+  if (client_) {
+    try {
+      client_->Rebase(base_url);
+    } catch (const std::invalid_argument&) {
+      client_.reset();
+    }
+  }
+  if (!client_) {
+    ref::ClientOptions client_options;
+    client_options.base_url = base_url;
+    client_ = std::make_unique<ref::GeminiHttpClient>(client_options);
+  }
+  ref::GeminiHttpClient& client = *client_;
 
   std::size_t exchange = 0;
   const auto refuse = [&](const ref::ProviderError& e, const char* phase) {

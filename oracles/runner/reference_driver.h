@@ -2,8 +2,10 @@
 // Runs a case with the reference implementation, in-process, over real HTTP.
 
 #include <functional>
+#include <memory>
 
 #include "oracles/runner/driver.h"
+#include "reference_impl/http_client.h"
 
 namespace gemini_oracle::runner {
 
@@ -21,6 +23,9 @@ class ReferenceDriver : public Driver {
 
  private:
   RequestHook hook_;
+  // Kept across cases: the capture server gives each case its own path under one origin,
+  // so one keep-alive connection serves them all.
+  std::unique_ptr<ref::GeminiHttpClient> client_;
 };
 
 /// ADR-226 context: what frameworks and databases do to generic arguments (1.0 -> 1,
