@@ -46,7 +46,11 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
     row["cases"] = cases;
     row["oracles"] = std::vector<std::string>(judges.begin(), judges.end());
     row["pending"] = clause.pending;
-    row["status"] = missing ? "uncovered" : (pending && cases.empty() ? "pending" : "covered");
+    // Only a must-clause without a case fails; open and beyond ones are shown as such.
+    row["status"] = !cases.empty() ? "covered"
+                    : missing      ? "uncovered"
+                    : pending      ? "pending"
+                                   : "no case";
     table.push_back(std::move(row));
   }
   if (args.json) {
@@ -64,12 +68,19 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
           << status_text << " |\n";
     }
   }
+  std::size_t covered = 0;
+  std::string pending;
   for (const auto& row : table) {
+    if (row["status"] == "covered") ++covered;
+    if (row["status"] == "pending") pending += " " + row["id"].get<std::string>();
     if (row["status"] == "uncovered") {
       err << "gemini-oracle clauses: must-clause " << row["id"].get<std::string>()
           << " has no case\n";
     }
   }
+  err << "gemini-oracle clauses: " << covered << " of " << table.size()
+      << " clauses have cases; pending must-clauses:" << (pending.empty() ? " none" : pending)
+      << "\n";
   if (uncovered > 0) status |= kExitConformance;
   return status;
 }

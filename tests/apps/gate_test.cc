@@ -38,6 +38,7 @@ class Gate : public ::testing::Test {
   }
 
   // The clauses cited by gating findings of failed cases.
+ public:
   static std::set<std::string> FailedClauses(const nlohmann::json& results) {
     std::set<std::string> clauses;
     for (const auto& r : results) {
@@ -183,6 +184,62 @@ INSTANTIATE_TEST_SUITE_P(
                 });
               }}),
     [](const ::testing::TestParamInfo<Fault>& info) { return std::string(info.param.name); });
+
+}  // namespace
+}  // namespace gemini_oracle::runner
+
+namespace gemini_oracle::runner {
+namespace {
+
+// Replays integral floats as integers (1.0 -> 1): an open finding (ADR-224.F1) that gates
+// only under --strict.
+void RenormalizeReplayedArgs(Json& request) {
+  for (auto& content : request["contents"]) {
+    for (auto& part : content["parts"]) {
+      if (part.contains("functionCall") && part["functionCall"].contains("args")) {
+        part["functionCall"]["args"] = NormalizeNumbers(part["functionCall"]["args"]);
+      }
+    }
+  }
+}
+
+// Reports an open finding without failing, and fails on it with --strict.
+TEST_F(Gate, StrictMakesOpenFindingsGate) {
+  SuiteOptions options;
+  options.jobs = 2;
+  const auto run = [&](bool strict) {
+    options.strict = strict;
+    return RunSuite(
+        corpus_->cases, loader_->registry(),
+        [] { return std::make_unique<ReferenceDriver>(RenormalizeReplayedArgs); }, options);
+  };
+  std::size_t open_findings = 0;
+  for (const auto& r : run(false)) {
+    EXPECT_FALSE(reports::Gates(r)) << r.dump(2);
+    for (const auto& f : r["findings"]) open_findings += f["clause"] == "ADR-224.F1" ? 1 : 0;
+  }
+  EXPECT_GT(open_findings, 0u);
+  EXPECT_TRUE(FailedClauses(run(true)).count("ADR-224.F1"));
+}
+
+// Stops scheduling after the first gating result and reports the rest as not run.
+TEST_F(Gate, FailFastStopsEarly) {
+  SuiteOptions options;
+  options.fail_fast = true;
+  const auto results = RunSuite(
+      corpus_->cases, loader_->registry(),
+      [] {
+        return std::make_unique<ReferenceDriver>([](Json& r) { r["contents"] = Json::array(); });
+      },
+      options);
+  std::size_t failed = 0, not_run = 0;
+  for (const auto& r : results) {
+    failed += r["verdict"] == "fail" ? 1 : 0;
+    not_run += r["reason"] == "not run: failure limit reached" ? 1 : 0;
+  }
+  EXPECT_EQ(failed, 1u);
+  EXPECT_GT(not_run, 100u);
+}
 
 }  // namespace
 }  // namespace gemini_oracle::runner

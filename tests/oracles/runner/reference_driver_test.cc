@@ -1,0 +1,21 @@
+#include "oracles/runner/reference_driver.h"
+
+#include <gtest/gtest.h>
+
+namespace gemini_oracle::runner {
+namespace {
+
+// Renormalizes integral floats the way frameworks and databases do, leaving the rest alone.
+TEST(NormalizeNumbers, IntegralFloatsBecomeIntegers) {
+  const Json in = ParseJson(
+      R"({"a":1.0,"b":-3.0,"c":-0.0,"d":1.5,"e":"1.0","f":[2.0,{"g":7.0}],"h":1e300,"i":true})");
+  const Json out = NormalizeNumbers(in);
+  EXPECT_EQ(DumpJson(out),
+            R"({"a":1,"b":-3,"c":0,"d":1.5,"e":"1.0","f":[2,{"g":7}],"h":1e+300,"i":true})");
+  EXPECT_TRUE(out["a"].is_number_integer());
+  EXPECT_TRUE(out["d"].is_number_float());
+  EXPECT_TRUE(out["h"].is_number_float());  // beyond 2^53 no framework keeps it exact
+}
+
+}  // namespace
+}  // namespace gemini_oracle::runner
