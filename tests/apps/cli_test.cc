@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "apps/gemini-oracle/commands.h"
-#include "tests/apps/temp_dir.h"
+#include "tests/temp_dir.h"
 
 namespace gemini_oracle::cli {
 namespace {

@@ -10,7 +10,7 @@
 #include "oracles/runner/reference_driver.h"
 #include "oracles/runner/suite_runner.h"
 #include "reports/index.h"
-#include "tests/apps/temp_dir.h"
+#include "tests/temp_dir.h"
 
 namespace gemini_oracle::runner {
 namespace {

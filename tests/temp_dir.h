@@ -1,5 +1,5 @@
 #pragma once
-// A folder that removes itself.
+// A unique folder under the system temp directory, removed with its contents at scope end.
 
 #include <filesystem>
 #include <fstream>
@@ -39,6 +39,5 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-using gemini_oracle::testing::SourceRoot;
 
 }  // namespace gemini_oracle::testing
