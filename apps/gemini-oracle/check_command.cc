@@ -16,8 +16,11 @@ int CheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err) {
     return kExitBadInput;
   }
   for (const auto& d : result.diagnostics) err << runner::FormatDiagnostic(d) << "\n";
-  out << "gemini-oracle check: " << result.cases.size() << " valid cases, "
-      << result.diagnostics.size() << " problems\n";
+  const auto plural = [](std::size_t n, const char* word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+  };
+  out << "gemini-oracle check: " << plural(result.cases.size(), "valid case") << ", "
+      << plural(result.diagnostics.size(), "problem") << "\n";
   if (result.cases.empty() && result.diagnostics.empty()) {
     err << "gemini-oracle check: no fixture found; nothing was checked\n";
     return kExitBadInput;

@@ -52,7 +52,8 @@ std::string PointerOfContext(const std::vector<std::string>& context,
 bool IsChainMessage(const std::string& description) {
   return description.starts_with("Failed to validate against schema associated with property") ||
          description.starts_with("Failed to validate item #") ||
-         description.starts_with("Failed to validate against child schema #");
+         description.starts_with("Failed to validate against child schema #") ||
+         description.starts_with("Failed to validate against a conditional schema");
 }
 
 }  // namespace

@@ -65,7 +65,7 @@ TEST(CheckCommand, AcceptsAGoodCase) {
   dir.Write("adr-224/y_good.json", kGoodCase);
   const Captured c = Check(dir);
   EXPECT_EQ(c.status, 0) << c.err;
-  EXPECT_THAT(c.out, HasSubstr("1 valid cases, 0 problems"));
+  EXPECT_THAT(c.out, HasSubstr("1 valid case, 0 problems"));
 }
 
 struct BadFixture {
@@ -89,7 +89,7 @@ TEST_P(CheckRejects, WithFileLineColumnAndRule) {
       std::regex_replace(bad.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
       R"(:[0-9]+:[0-9]+: .+ \[)" + GetParam().rule + R"(\])");
   EXPECT_TRUE(std::regex_search(c.err, line)) << c.err;
-  EXPECT_THAT(c.out, HasSubstr("1 valid cases"));  // the good file still loads
+  EXPECT_THAT(c.out, HasSubstr("1 valid case,"));  // the good file still loads
 }
 
 std::string Replace(std::string text, const std::string& from, const std::string& to) {
