@@ -72,7 +72,7 @@ bool IsGating(const checks::Finding& f, bool strict) {
 }
 
 nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& driver,
-                      const SuiteOptions& options) {
+                      const ClauseRegistry& registry, const SuiteOptions& options) {
   nlohmann::json result = BaseResult(c);
   for (const auto& feature : options.unsupported_features) {
     if (c.HasFeature(feature)) {
@@ -108,8 +108,11 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     result["verdict"] = std::string(reports::kError);
     result["reason"] = *report.harness_error;
   } else {
-    const std::vector<checks::Finding> findings =
-        checks::JudgeAll(checks::CaseRun{c, journal, report});
+    std::vector<checks::Finding> findings = checks::JudgeAll(checks::CaseRun{c, journal, report});
+    // The registry decides levels, so promoting a clause is a one-line data change.
+    for (auto& f : findings) {
+      if (const auto level = registry.LevelOf(f.clause)) f.level = std::string(ToString(*level));
+    }
     std::optional<std::string> reason;
     for (const auto& f : findings) {
       const bool gating = IsGating(f, options.strict);
@@ -171,7 +174,6 @@ bool MatchesFilter(const Case& c, const std::string& filter) {
 
 nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& registry,
                         const DriverFactory& make_driver, const SuiteOptions& options) {
-  (void)registry;
   std::vector<nlohmann::json> results(cases.size());
   std::vector<std::size_t> order(cases.size());
   std::iota(order.begin(), order.end(), 0);
@@ -199,7 +201,7 @@ nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& re
         result["verdict"] = std::string(reports::kSkipped);
         result["reason"] = "not run: failure limit reached";
       } else {
-        result = RunOne(cases[i], server, *driver, options);
+        result = RunOne(cases[i], server, *driver, registry, options);
         if (reports::Gates(result) && gating.fetch_add(1) + 1 >= fail_limit) stop.store(true);
       }
       std::lock_guard<std::mutex> lock(progress_mutex);
