@@ -129,6 +129,10 @@ Exchange ExchangeFromJson(const Json& json, const std::string& where) {
     }
   }
   if (const Json* body = Member(*response, "body")) exchange.response.body = *body;
+  if (const Json* raw = Member(*response, "raw_body")) {
+    if (!raw->is_string()) Bad(where + "/response/raw_body", "is not a string");
+    exchange.response.raw_body = raw->get<std::string>();
+  }
   if (const Json* then = Member(json, "then")) {
     exchange.then = ActionsFromJson(*then, where + "/then");
   }

@@ -62,6 +62,8 @@ struct ScriptedResponse {
   int status = 200;
   std::vector<std::pair<std::string, std::string>> headers;  // file order
   Json body;
+  /// Served byte for byte instead of `body` (an answer that is not JSON).
+  std::optional<std::string> raw_body;
 };
 
 struct Exchange {

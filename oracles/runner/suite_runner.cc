@@ -87,7 +87,7 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     capture::ScriptedResponse turn;
     turn.status = ex.response.status;
     turn.headers = ex.response.headers;
-    turn.body = DumpJson(ex.response.body);
+    turn.body = ex.response.raw_body ? *ex.response.raw_body : DumpJson(ex.response.body);
     turns.push_back(std::move(turn));
   }
   const std::string script = server.AddScript(std::move(turns));
