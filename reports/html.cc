@@ -62,19 +62,15 @@ void WriteFindings(const nlohmann::json& result, std::ostream& out) {
 }  // namespace
 
 void WriteHtml(const nlohmann::json& index, std::ostream& out) {
-  const nlohmann::json empty = nlohmann::json::object();
-  const nlohmann::json& context =
-      index.is_object() && index.contains("context") ? index["context"] : empty;
-  const nlohmann::json results =
-      index.is_object() && index.contains("results") && index["results"].is_array()
-          ? index["results"]
-          : nlohmann::json::array();
-  const nlohmann::json summary = SummarizeResults(results);
+  const IndexParts parts = ReadIndex(index);
+  const nlohmann::json& context = parts.context;
+  const nlohmann::json& results = parts.results;
+  const nlohmann::json& summary = parts.summary;
 
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       << "<title>gemini-oracle report</title>\n<style>" << kStyle << "</style>\n</head>\n<body>\n";
   out << "<h1>gemini-oracle report</h1>\n<table>\n";
-  for (const auto& [key, value] : (context.is_object() ? context : empty).items()) {
+  for (const auto& [key, value] : context.items()) {
     if (value.is_structured()) continue;  // tables such as clause_levels stay in index.json
     out << "<tr><th>" << HtmlEscape(key) << "</th><td>"
         << HtmlEscape(StringField(context, key.c_str())) << "</td></tr>\n";
@@ -109,11 +105,7 @@ void WriteHtml(const nlohmann::json& index, std::ostream& out) {
 
   out << "<h2>Clauses</h2>\n<table>\n<tr><th>clause</th><th>level</th><th>cases</th>"
       << "<th>passed</th><th>gating</th><th>other</th><th>findings</th></tr>\n";
-  const nlohmann::json levels =
-      index.is_object() && index.contains("context") && index["context"].is_object()
-          ? index["context"].value("clause_levels", nlohmann::json::object())
-          : nlohmann::json::object();
-  for (const auto& row : ClauseRows(results, levels)) {
+  for (const auto& row : ClauseRows(results, parts.clause_levels)) {
     out << "<tr><td>" << Code(row.clause) << "</td><td>" << HtmlEscape(row.level)
         << "</td><td class=\"n\">" << row.cases << "</td><td class=\"n\">" << row.passed
         << "</td><td class=\"n\">" << row.gating << "</td><td class=\"n\">" << row.other

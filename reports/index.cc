@@ -47,6 +47,24 @@ nlohmann::json SummarizeResults(const nlohmann::json& results) {
   return summary;
 }
 
+IndexParts ReadIndex(const nlohmann::json& index) {
+  IndexParts parts;
+  if (index.is_object()) {
+    if (const auto it = index.find("context"); it != index.end() && it->is_object()) {
+      parts.context = *it;
+      if (const auto levels = it->find("clause_levels");
+          levels != it->end() && levels->is_object()) {
+        parts.clause_levels = *levels;
+      }
+    }
+    if (const auto it = index.find("results"); it != index.end() && it->is_array()) {
+      parts.results = *it;
+    }
+  }
+  parts.summary = SummarizeResults(parts.results);
+  return parts;
+}
+
 nlohmann::json BuildIndex(nlohmann::json context, nlohmann::json results) {
   nlohmann::json index;
   index["json_schema_version"] = kJsonSchemaVersion;

@@ -31,6 +31,16 @@ nlohmann::json SummarizeResults(const nlohmann::json& results);
 /// {"json_schema_version", "context", "summary" (from the results), "results"}.
 nlohmann::json BuildIndex(nlohmann::json context, nlohmann::json results);
 
+/// The parts every derived format reads, each defaulted when the index lacks it, and the
+/// summary recomputed so a hand-edited or partial index cannot show stale counts.
+struct IndexParts {
+  nlohmann::json context = nlohmann::json::object();
+  nlohmann::json results = nlohmann::json::array();
+  nlohmann::json summary;
+  nlohmann::json clause_levels = nlohmann::json::object();
+};
+IndexParts ReadIndex(const nlohmann::json& index);
+
 /// Writes the index as indented JSON with a final newline (invalid UTF-8 replaced).
 /// Throws std::runtime_error when the file cannot be written.
 void WriteIndex(const nlohmann::json& index, const std::filesystem::path& path);

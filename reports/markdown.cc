@@ -44,15 +44,10 @@ void WriteFinding(const nlohmann::json& finding, std::ostream& out) {
 }  // namespace
 
 void WriteMarkdown(const nlohmann::json& index, std::ostream& out) {
-  const nlohmann::json empty = nlohmann::json::object();
-  const nlohmann::json& context =
-      index.is_object() && index.contains("context") ? index["context"] : empty;
-  const nlohmann::json results =
-      index.is_object() && index.contains("results") && index["results"].is_array()
-          ? index["results"]
-          : nlohmann::json::array();
-  // Recomputed so a hand-edited or partial index cannot show stale counts.
-  const nlohmann::json summary = SummarizeResults(results);
+  const IndexParts parts = ReadIndex(index);
+  const nlohmann::json& context = parts.context;
+  const nlohmann::json& results = parts.results;
+  const nlohmann::json& summary = parts.summary;
 
   out << "# gemini-oracle report\n\n";
   // Context line: only the fields the run set, so no empty code spans.
@@ -95,11 +90,7 @@ void WriteMarkdown(const nlohmann::json& index, std::ostream& out) {
   out << "## Clauses\n\n";
   out << "| clause | level | cases | passed | gating | other | findings |\n";
   out << "|---|---|---:|---:|---:|---:|---:|\n";
-  const nlohmann::json levels =
-      index.is_object() && index.contains("context") && index["context"].is_object()
-          ? index["context"].value("clause_levels", nlohmann::json::object())
-          : nlohmann::json::object();
-  for (const auto& row : ClauseRows(results, levels)) {
+  for (const auto& row : ClauseRows(results, parts.clause_levels)) {
     out << "| " << MarkdownCode(row.clause, true) << " | " << MarkdownEscape(row.level) << " | "
         << row.cases << " | " << row.passed << " | " << row.gating << " | " << row.other << " | "
         << row.findings << " |\n";

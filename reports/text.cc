@@ -76,7 +76,11 @@ std::string SanitizeText(std::string_view text) {
   return out;
 }
 
-std::string XmlEscape(std::string_view text) {
+namespace {
+
+// XML and HTML escape the same five characters; XML attributes also keep tab and line breaks,
+// which HTML text does not need.
+std::string MarkupEscape(std::string_view text, bool xml) {
   std::string out;
   for (const char c : SanitizeText(text)) {
     switch (c) {
@@ -93,16 +97,16 @@ std::string XmlEscape(std::string_view text) {
         out += "&quot;";
         break;
       case '\'':
-        out += "&apos;";
+        out += xml ? "&apos;" : "&#39;";
         break;
       case '\t':
-        out += "&#9;";
+        out += xml ? "&#9;" : "\t";
         break;
       case '\n':
-        out += "&#10;";
+        out += xml ? "&#10;" : "\n";
         break;
       case '\r':
-        out += "&#13;";
+        out += xml ? "&#13;" : "\r";
         break;
       default:
         out += c;
@@ -112,32 +116,11 @@ std::string XmlEscape(std::string_view text) {
   return out;
 }
 
-std::string HtmlEscape(std::string_view text) {
-  std::string out;
-  for (const char c : SanitizeText(text)) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-        break;
-    }
-  }
-  return out;
-}
+}  // namespace
+
+std::string XmlEscape(std::string_view text) { return MarkupEscape(text, /*xml=*/true); }
+
+std::string HtmlEscape(std::string_view text) { return MarkupEscape(text, /*xml=*/false); }
 
 std::string MarkdownEscape(std::string_view text) {
   // Only what can start inline markup; a line-start "#" or "-" cannot occur mid-cell.
