@@ -51,7 +51,7 @@ Json ToJson(const Transcript& transcript);
 Message MessageFromJson(const Json& json, std::size_t index);
 Transcript TranscriptFromJson(const Json& messages_array);
 
-/// The assistant helper constructors tests use.
+/// Shorthands for building transcripts in code.
 Message UserMessage(std::string text);
 Message ToolResultMessage(std::string tool_call_id, std::string name, std::string content,
                           bool is_error = false);

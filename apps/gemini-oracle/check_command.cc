@@ -15,7 +15,10 @@ int CheckCommand(const CheckArgs& args, std::ostream& out, std::ostream& err) {
     err << "gemini-oracle check: " << e.what() << "\n";
     return kExitBadInput;
   }
-  for (const auto& d : result.diagnostics) err << runner::FormatDiagnostic(d) << "\n";
+  for (auto d : result.diagnostics) {
+    d.file = DisplayPath(d.file);
+    err << runner::FormatDiagnostic(d) << "\n";
+  }
   const auto plural = [](std::size_t n, const char* word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
   };

@@ -18,6 +18,9 @@ inline constexpr int kExitBadInput = 4;
 /// Where fixtures/, oracles/clauses.json and fixtures/case.schema.json live.
 std::filesystem::path DefaultSourceRoot();
 
+/// A path as the user would type it: relative to the working folder when inside it.
+std::string DisplayPath(const std::filesystem::path& path);
+
 struct RunArgs {
   std::filesystem::path source_root;
   std::filesystem::path fixtures;    // default <source_root>/fixtures

@@ -19,6 +19,16 @@ std::filesystem::path DefaultSourceRoot() {
   return GEMINI_ORACLE_DEFAULT_SOURCE_DIR;
 }
 
+std::string DisplayPath(const std::filesystem::path& path) {
+  std::error_code error;
+  const auto cwd = std::filesystem::current_path(error);
+  if (error) return path.generic_string();
+  const auto relative =
+      std::filesystem::absolute(path, error).lexically_normal().lexically_relative(cwd);
+  if (error || relative.empty() || *relative.begin() == "..") return path.generic_string();
+  return relative.generic_string();
+}
+
 namespace {
 
 std::string ReadVersion(const std::filesystem::path& fixtures) {
@@ -62,7 +72,10 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     return kExitBadInput;
   }
   // A bad fixture is reported and never counts as a pass; the rest still runs.
-  for (const auto& d : corpus.diagnostics) err << runner::FormatDiagnostic(d) << "\n";
+  for (auto d : corpus.diagnostics) {
+    d.file = DisplayPath(d.file);
+    err << runner::FormatDiagnostic(d) << "\n";
+  }
   if (!corpus.ok()) status |= kExitBadInput;
 
   std::vector<runner::Case> selected;
@@ -85,6 +98,7 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   options.fail_fast = args.fail_fast;
   options.max_fail = args.max_fail;
   options.seed = seed;
+  options.relative_to = std::filesystem::absolute(args.source_root);
   options.progress = [&](const nlohmann::json& result, std::size_t done, std::size_t total) {
     const bool gating = reports::Gates(result);
     if (args.progress) {

@@ -50,10 +50,16 @@ nlohmann::json FindingJson(const checks::Finding& f, bool gating) {
   return out;
 }
 
-nlohmann::json BaseResult(const Case& c) {
+nlohmann::json BaseResult(const Case& c, const SuiteOptions& options) {
   nlohmann::json r = nlohmann::json::object();
   r["id"] = c.id;
-  r["file"] = c.file.generic_string();
+  std::filesystem::path file = c.file;
+  if (!options.relative_to.empty()) {
+    const auto relative =
+        c.file.lexically_normal().lexically_relative(options.relative_to.lexically_normal());
+    if (!relative.empty() && *relative.begin() != "..") file = relative;
+  }
+  r["file"] = file.generic_string();
   r["description"] = c.description;
   r["clauses"] = c.clauses;
   r["features"] = c.features;
@@ -73,7 +79,7 @@ bool IsGating(const checks::Finding& f, bool strict) {
 
 nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& driver,
                       const ClauseRegistry& registry, const SuiteOptions& options) {
-  nlohmann::json result = BaseResult(c);
+  nlohmann::json result = BaseResult(c, options);
   for (const auto& feature : options.unsupported_features) {
     if (c.HasFeature(feature)) {
       result["verdict"] = std::string(reports::kSkipped);
@@ -197,7 +203,7 @@ nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& re
       const std::size_t i = order[slot];
       nlohmann::json result;
       if (stop.load()) {
-        result = BaseResult(cases[i]);
+        result = BaseResult(cases[i], options);
         result["verdict"] = std::string(reports::kSkipped);
         result["reason"] = "not run: failure limit reached";
       } else {

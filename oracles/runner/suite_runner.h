@@ -2,6 +2,7 @@
 // Case -> capture server -> driver -> journal -> judges -> one index entry per case.
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -39,6 +40,9 @@ struct SuiteOptions {
   std::uint64_t seed = 0;  // shuffles execution order; reports stay in id order
   /// Features the driver cannot run yet; such cases are skipped with a reason.
   std::vector<std::string> unsupported_features = {"streaming", "persistence"};
+  /// Result `file` paths are written relative to this folder (the source root), so reports
+  /// name the same file on every machine. Empty: as loaded.
+  std::filesystem::path relative_to;
   /// Called after each case, from worker threads but never concurrently.
   std::function<void(const nlohmann::json& result, std::size_t done, std::size_t total)> progress;
 };
