@@ -40,9 +40,15 @@ std::vector<NativeCall> ReadNativeCalls(const Json& parts, std::size_t turn) {
     NativeCall native;
     native.part = p;
     const auto name = fc->find("name");
-    if (name == fc->end() || !name->is_string()) Refuse("capsule.malformed", turn, p, "name");
+    if (name == fc->end() || !name->is_string() || name->get_ref<const std::string&>().empty()) {
+      Refuse("capsule.malformed", turn, p, "name");
+    }
     native.name = name->get<std::string>();
-    if (const auto args = fc->find("args"); args != fc->end()) native.args = *args;
+    if (const auto args = fc->find("args"); args != fc->end()) {
+      // A list is degraded stored state the wire copy repairs (ADR-224.7); a scalar is not args.
+      if (!args->is_object() && !args->is_array()) Refuse("capsule.malformed", turn, p, "args");
+      native.args = *args;
+    }
     if (const auto id = fc->find("id"); id != fc->end()) {
       if (!id->is_string() || id->get_ref<const std::string&>().empty()) {
         Refuse("replay.native_id_malformed", turn, p, "id");
@@ -81,20 +87,31 @@ std::vector<Binding> ReadBindings(const Json& field, std::size_t turn) {
   return bindings;
 }
 
-// For ID-less turns the links only order the responses; they never carry an ID.
-void LinkIdLess(const Message& message, const std::vector<NativeCall>& natives,
+// ID-less turns carry no ID to echo, but a turn that lists generic calls must list the same
+// calls as its native parts: each answer needs its call, and Gemini wants one answer per call
+// (ADR-226.13 keeps *unambiguous* older turns). Identical ID-less calls are interchangeable,
+// so taking them in order infers no ID. Native-only turns have no generic calls (226.14).
+void LinkIdLess(const Message& message, std::size_t turn, const std::vector<NativeCall>& natives,
                 TurnCorrelation& out) {
+  if (message.tool_calls.empty()) return;
   std::vector<bool> used(natives.size(), false);
-  for (const auto& call : message.tool_calls) {
-    for (std::size_t n = 0; n < natives.size(); ++n) {
+  for (std::size_t c = 0; c < message.tool_calls.size(); ++c) {
+    const ToolCall& call = message.tool_calls[c];
+    bool linked = false;
+    for (std::size_t n = 0; n < natives.size() && !linked; ++n) {
       if (!used[n] && SameCall(call, natives[n])) {
         used[n] = true;
+        linked = true;
         out.links[call.id] = CallLink{natives[n].part, natives[n].id};
-        break;
       }
     }
+    if (!linked) Refuse("replay.calls_mismatch", turn, c, "tool_calls");
   }
-  if (out.links.size() != message.tool_calls.size()) out.links.clear();  // partial: result order
+  for (const auto& native : natives) {
+    if (!used[&native - natives.data()]) {
+      Refuse("replay.calls_mismatch", turn, native.part, "native_parts");
+    }
+  }
 }
 
 // ADR-226.7: validated captured bindings. The checks run in passes over the whole turn, so
@@ -151,6 +168,11 @@ void LinkByBindings(const Message& message, std::size_t turn, const std::vector<
     }
     if (!linked) Refuse("binding.incomplete", turn, c, "tool_calls");
   }
+  for (std::size_t n = 0; n < natives.size(); ++n) {
+    if (!natives[n].id && !used[n]) {
+      Refuse("replay.calls_mismatch", turn, natives[n].part, "native_parts");
+    }
+  }
   // ... and tie calls that match their native parts (ADR-226.8 rule).
   for (const Binding& binding : bindings) {
     const std::size_t c = call_index.at(binding.tool_call_id);
@@ -179,13 +201,16 @@ void LinkLegacy(const Message& message, std::size_t turn, const std::vector<Nati
     const ToolCall& call = message.tool_calls[c];
     std::optional<std::size_t> match;
     for (std::size_t n = 0; n < natives.size(); ++n) {
-      if (!SameCall(call, natives[n])) continue;
-      if (match) Refuse("legacy.ambiguous", turn, c, "tool_calls");
+      if (!SameCall(call, natives[n]) || taken.count(n)) continue;
+      if (match) {
+        // Two untaken candidates: harmless only when neither has an ID to echo.
+        if (natives[*match].id || natives[n].id) Refuse("legacy.ambiguous", turn, c, "tool_calls");
+        continue;
+      }
       match = n;
     }
     if (!match) Refuse("legacy.unmatched", turn, c, "tool_calls");
-    // Two generic calls claiming one native part is the same ambiguity seen from the other side.
-    if (!taken.insert(*match).second) Refuse("legacy.ambiguous", turn, c, "tool_calls");
+    taken.insert(*match);
     out.links[call.id] = CallLink{natives[*match].part, natives[*match].id};
   }
   // Coverage as with bindings: a native call with an ID must be answered, so it needs a call.
@@ -220,6 +245,11 @@ std::vector<TurnCorrelation> Correlate(const Transcript& transcript) {
       if (!ids.insert(call.id).second) {
         Refuse("transcript.duplicate_tool_call_id", turn, c, "tool_calls");
       }
+      // Decoded maps, or lists that degraded stored state left (repaired on the wire copy).
+      if (!call.arguments.is_object() && !call.arguments.is_array() &&
+          !call.arguments.is_null()) {
+        Refuse("transcript.malformed", turn, c, "arguments");
+      }
     }
 
     // ADR-226.16: only the owned Gemini capsule is read; foreign payloads are ignored.
@@ -250,12 +280,12 @@ std::vector<TurnCorrelation> Correlate(const Transcript& transcript) {
       const std::vector<Binding> bindings = ReadBindings(*field, turn);
       if (compatible) {
         if (!bindings.empty()) Refuse("binding.unexpected", turn, {}, "tool_call_bindings");
-        LinkIdLess(message, natives, out);
+        LinkIdLess(message, turn, natives, out);
       } else {
         LinkByBindings(message, turn, bindings, natives, out);
       }
     } else if (compatible) {
-      LinkIdLess(message, natives, out);
+      LinkIdLess(message, turn, natives, out);
     } else {
       LinkLegacy(message, turn, natives, out);
     }

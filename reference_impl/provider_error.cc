@@ -7,7 +7,7 @@ const std::vector<ErrorCodeInfo>& ErrorCatalogue() {
       // Parse time: the answer of the server.
       {"response.malformed", "ADR-226.5",
        "The response is not a GenerateContentResponse with a candidate content and a parts list."},
-      {"response.function_call_malformed", "ADR-224.1",
+      {"response.function_call_malformed", "ADR-226.5",
        "A functionCall part has no nonempty string name, or its args is present but not an "
        "object."},
       {"native_id.malformed", "ADR-226.5",
@@ -15,7 +15,7 @@ const std::vector<ErrorCodeInfo>& ErrorCatalogue() {
       {"native_id.duplicate", "ADR-226.5",
        "Two functionCall parts of one response carry the same id."},
       // Build time: the carried transcript, refused before any contact.
-      {"transcript.malformed", "ADR-226.7",
+      {"transcript.malformed", "ADR-224.11",
        "A message does not have the shape of the generic transcript (role, ids, calls, results)."},
       {"transcript.duplicate_tool_call_id", "ADR-226.1",
        "One assistant turn lists two tool calls with the same public id."},
@@ -32,6 +32,9 @@ const std::vector<ErrorCodeInfo>& ErrorCatalogue() {
        "A carried native functionCall id is present but is not a nonempty string."},
       {"replay.native_id_duplicate", "ADR-226.6",
        "Two carried native functionCall parts of one turn share an id."},
+      {"replay.calls_mismatch", "ADR-226.13",
+       "An owned turn lists generic calls that do not match its ID-less native functionCall "
+       "parts one to one by name and arguments."},
       {"binding.malformed", "ADR-226.15",
        "tool_call_bindings is not a list of {tool_call_id, native_id} nonempty strings."},
       {"binding.unexpected", "ADR-226.15",

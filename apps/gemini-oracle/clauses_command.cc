@@ -46,6 +46,7 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
     row["cases"] = cases;
     row["oracles"] = std::vector<std::string>(judges.begin(), judges.end());
     row["pending"] = clause.pending;
+    row["partial"] = clause.partial;
     // Only a must-clause without a case fails; open and beyond ones are shown as such.
     row["status"] = !cases.empty() ? "covered"
                     : missing      ? "uncovered"
@@ -63,6 +64,9 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
         oracles += (oracles.empty() ? "" : ", ") + o.get<std::string>();
       std::string status_text = row["status"].get<std::string>();
       if (status_text == "pending") status_text += ": " + row["pending"].get<std::string>();
+      if (status_text == "covered" && !row["partial"].get<std::string>().empty()) {
+        status_text += " except " + row["partial"].get<std::string>();
+      }
       out << "| " << row["id"].get<std::string>() << " | " << row["level"].get<std::string>()
           << " | " << row["cases"].size() << " | " << (oracles.empty() ? "-" : oracles) << " | "
           << status_text << " |\n";

@@ -69,6 +69,12 @@ ClauseRegistry ClauseRegistry::FromJson(const Json& array) {
       }
       clause.pending = pending->get<std::string>();
     }
+    if (const auto partial = entry.find("partial"); partial != entry.end()) {
+      if (!partial->is_string() || partial->get_ref<const std::string&>().empty()) {
+        throw std::runtime_error("clause " + clause.id + ": partial must be a nonempty reason");
+      }
+      clause.partial = partial->get<std::string>();
+    }
     const auto level = LevelFromString(RequiredString(entry, "level", i));
     if (!level) {
       throw std::runtime_error("clause " + clause.id + ": level must be must, open or beyond");

@@ -25,6 +25,8 @@ struct Clause {
   /// Why a must-clause has no case yet (the feature it needs is not built); empty otherwise.
   /// `clauses` reports such a clause as pending instead of failing.
   std::string pending;
+  /// The part of a covered clause that no case can reach yet, and why; empty otherwise.
+  std::string partial;
 };
 
 class ClauseRegistry {

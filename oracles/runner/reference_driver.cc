@@ -109,8 +109,10 @@ void ApplyActions(const Actions& actions, const std::vector<ParsedCall>& parsed,
 Json NormalizeNumbers(const Json& value) {
   if (value.is_number_float()) {
     const double d = value.get<double>();
-    if (std::isfinite(d) && std::trunc(d) == d && std::fabs(d) < 9007199254740992.0) {
-      return Json(static_cast<std::int64_t>(d));  // -0.0 becomes 0
+    // Every integral float an int64 holds exactly (INTERPRETING §5.4); -0.0 becomes 0.
+    if (std::isfinite(d) && std::trunc(d) == d && d >= -9223372036854775808.0 &&
+        d < 9223372036854775808.0) {
+      return Json(static_cast<std::int64_t>(d));
     }
     return value;
   }
@@ -149,6 +151,11 @@ DriverReport ReferenceDriver::Run(const Case& c, const std::string& base_url) {
   const auto refuse = [&](const ref::ProviderError& e, const char* phase) {
     report.refusal = Refusal{e.code(), phase, exchange, e.what()};
   };
+  // Anything else the implementation throws is an untyped refusal (fixtures/INTERPRETING.md
+  // §5.1): judged as wrong-error or should-have-accepted, not as a harness error.
+  const auto untyped = [&](const std::exception& e, const char* phase) {
+    report.refusal = Refusal{"", phase, exchange, e.what()};
+  };
   try {
     try {
       transcript = ref::TranscriptFromJson(c.transcript);
@@ -170,6 +177,9 @@ DriverReport ReferenceDriver::Run(const Case& c, const std::string& base_url) {
       } catch (const ref::ProviderError& e) {
         refuse(e, "build");
         return report;
+      } catch (const std::exception& e) {
+        untyped(e, "build");
+        return report;
       }
       er.transcript_after_build = DumpJson(ref::ToJson(transcript));
       er.request_built = true;
@@ -180,12 +190,18 @@ DriverReport ReferenceDriver::Run(const Case& c, const std::string& base_url) {
       } catch (const ref::ProviderError& e) {
         refuse(e, "http");
         return report;
+      } catch (const std::exception& e) {
+        untyped(e, "http");
+        return report;
       }
       ref::Message turn;
       try {
         turn = ref::ParseResponse(response, transcript);
       } catch (const ref::ProviderError& e) {
         refuse(e, "parse");
+        return report;
+      } catch (const std::exception& e) {
+        untyped(e, "parse");
         return report;
       }
       er.response_parsed = true;

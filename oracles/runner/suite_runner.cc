@@ -125,7 +125,9 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
       result["findings"].push_back(FindingJson(f, gating));
       if (gating && !reason) reason = ReasonOf(f);
     }
-    if (c.expected == Expected::kImplementationDefined) {
+    // An i_ case leaves its one behaviour open, not the rest of the wire: a gating finding
+    // (an array root, a leaked ID) still fails it.
+    if (c.expected == Expected::kImplementationDefined && !reason) {
       result["verdict"] = std::string(reports::kImplementationDefined);
       result["reason"] = report.refusal ? "refused: " + report.refusal->code : "accepted";
     } else if (reason) {
@@ -146,6 +148,10 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
 std::optional<Shard> ParseShard(const std::string& text) {
   const auto slash = text.find('/');
   if (slash == std::string::npos) return std::nullopt;
+  // Digits only: stoul would take " 1" and "+1".
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (i != slash && !std::isdigit(static_cast<unsigned char>(text[i]))) return std::nullopt;
+  }
   try {
     std::size_t used = 0;
     const auto index = std::stoul(text.substr(0, slash), &used);
@@ -207,7 +213,14 @@ nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& re
         result["verdict"] = std::string(reports::kSkipped);
         result["reason"] = "not run: failure limit reached";
       } else {
-        result = RunOne(cases[i], server, *driver, registry, options);
+        try {
+          result = RunOne(cases[i], server, *driver, registry, options);
+        } catch (const std::exception& e) {
+          // A throwing judge or writer must not end the run; the case reports it.
+          result = BaseResult(cases[i], options);
+          result["verdict"] = std::string(reports::kError);
+          result["reason"] = std::string("harness: ") + e.what();
+        }
         if (reports::Gates(result) && gating.fetch_add(1) + 1 >= fail_limit) stop.store(true);
       }
       std::lock_guard<std::mutex> lock(progress_mutex);

@@ -68,5 +68,26 @@ TEST(ClauseRegistry, RejectsBadLevelAndForeignId) {
                std::runtime_error);
 }
 
+// Reads why a clause is pending or only partly reachable, and refuses an empty reason.
+TEST(ClauseRegistry, PendingAndPartialCarryAReason) {
+  const auto registry = ClauseRegistry::FromJson(Json::parse(R"([
+    {"id": "ADR-226.18", "adr": "ADR-226", "level": "must", "summary": "a", "pending": "later"},
+    {"id": "ADR-224.7", "adr": "ADR-224", "level": "must", "summary": "b", "partial": "SSE"}])"));
+  EXPECT_EQ(registry.Find("ADR-226.18")->pending, "later");
+  EXPECT_EQ(registry.Find("ADR-224.7")->partial, "SSE");
+  EXPECT_TRUE(registry.Find("ADR-224.7")->pending.empty());
+  EXPECT_THROW(ClauseRegistry::FromJson(Json::parse(
+                   R"([{"id": "ADR-224.1", "adr": "ADR-224", "level": "must", "summary": "a",
+                        "pending": ""}])")),
+               std::runtime_error);
+  // The real registry leaves exactly ADR-226.18 pending.
+  const auto real = Registry();
+  std::vector<std::string> pending;
+  for (const auto& clause : real.clauses()) {
+    if (!clause.pending.empty()) pending.push_back(clause.id);
+  }
+  EXPECT_EQ(pending, std::vector<std::string>{"ADR-226.18"});
+}
+
 }  // namespace
 }  // namespace gemini_oracle::runner

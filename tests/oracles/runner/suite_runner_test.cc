@@ -20,7 +20,7 @@ TEST(ParseShard, AcceptsOnlyIOverN) {
   ASSERT_TRUE(ParseShard("1/1"));
   EXPECT_EQ(ParseShard("2/4")->index, 2u);
   EXPECT_EQ(ParseShard("2/4")->count, 4u);
-  for (const char* bad : {"", "1", "0/2", "3/2", "1/0", "a/b", "1/2x", "-1/2", "1//2"}) {
+  for (const char* bad : {"", "1", "0/2", "3/2", "1/0", "a/b", "1/2x", "-1/2", "1//2", " 1/2", "+1/2"}) {
     EXPECT_FALSE(ParseShard(bad)) << bad;
   }
 }
