@@ -246,8 +246,7 @@ std::vector<TurnCorrelation> Correlate(const Transcript& transcript) {
         Refuse("transcript.duplicate_tool_call_id", turn, c, "tool_calls");
       }
       // Decoded maps, or lists that degraded stored state left (repaired on the wire copy).
-      if (!call.arguments.is_object() && !call.arguments.is_array() &&
-          !call.arguments.is_null()) {
+      if (!call.arguments.is_object() && !call.arguments.is_array() && !call.arguments.is_null()) {
         Refuse("transcript.malformed", turn, c, "arguments");
       }
     }

@@ -113,13 +113,18 @@ Json GeminiHttpClient::GenerateContent(const std::string& model, const Json& bod
   }
   const httplib::Response& res = *result;
   if (res.status < 200 || res.status > 299) throw ProviderError("http.status", MapFailure(res));
-  try {
-    return ParseJson(res.body);
-  } catch (const Json::exception&) {
+  const auto not_json = [&res] {
     HttpFailure failure;
     failure.status = res.status;
     failure.raw_body = res.body;
-    throw ProviderError("http.body", std::move(failure));
+    return ProviderError("http.body", std::move(failure));
+  };
+  // A repeated member name means different things to different parsers: not a usable answer.
+  if (FindDuplicateKey(res.body)) throw not_json();
+  try {
+    return ParseJson(res.body);
+  } catch (const Json::exception&) {
+    throw not_json();
   }
 }
 

@@ -2,10 +2,90 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
+#include <set>
+#include <vector>
 
 namespace gemini_oracle {
 
 Json ParseJson(std::string_view text) { return Json::parse(text.begin(), text.end()); }
+
+namespace {
+
+// Tracks the member names of every open object and stops at the first repeat.
+class DuplicateKeyFinder : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  bool found = false;
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override {
+    open_.emplace_back();
+    return true;
+  }
+  bool key(string_t& name) override {
+    found = !open_.back().insert(name).second;
+    return !found;
+  }
+  bool end_object() override {
+    open_.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  std::vector<std::set<std::string>> open_;
+};
+
+// The SAX interface reports no offsets; an iterator that counts what the parser consumed
+// gives the position where it stopped.
+class CountingIterator {
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char*;
+  using reference = const char&;
+
+  CountingIterator(const char* at, std::size_t* consumed) : at_(at), consumed_(consumed) {}
+  const char& operator*() const { return *at_; }
+  CountingIterator& operator++() {
+    ++at_;
+    ++*consumed_;
+    return *this;
+  }
+  CountingIterator operator++(int) {
+    CountingIterator copy = *this;
+    ++*this;
+    return copy;
+  }
+  bool operator==(const CountingIterator& other) const { return at_ == other.at_; }
+  bool operator!=(const CountingIterator& other) const { return at_ != other.at_; }
+
+ private:
+  const char* at_;
+  std::size_t* consumed_;
+};
+
+}  // namespace
+
+std::optional<std::size_t> FindDuplicateKey(std::string_view text) {
+  DuplicateKeyFinder finder;
+  std::size_t consumed = 0;
+  nlohmann::json::sax_parse(CountingIterator(text.data(), &consumed),
+                            CountingIterator(text.data() + text.size(), &consumed), &finder);
+  if (!finder.found) return std::nullopt;
+  return consumed;
+}
 
 std::string DumpJson(const Json& value) {
   return value.dump(-1, ' ', false, Json::error_handler_t::replace);

@@ -2,6 +2,7 @@
 // Kind-preserving JSON for everything that touches the wire or the transcript.
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,11 @@ using Json = nlohmann::ordered_json;
 
 /// Parses with exceptions (nlohmann::json::parse_error carries the byte position).
 Json ParseJson(std::string_view text);
+
+/// The byte offset just past the first member name that repeats within one object, or
+/// nullopt. Parsers keep one of the two silently (nlohmann keeps the last), so a document
+/// with a repeated name means different things to different readers. Invalid JSON: nullopt.
+std::optional<std::size_t> FindDuplicateKey(std::string_view text);
 
 /// Compact dump; invalid UTF-8 is replaced, never thrown on.
 std::string DumpJson(const Json& value);

@@ -137,8 +137,10 @@ Json ResultToResponseObject(const std::string& content, bool is_error) {
     return wrapped;
   }
   Json decoded = Json::parse(content, nullptr, /*allow_exceptions=*/false);
-  if (decoded.is_discarded()) {
-    wrapped["output"] = content;  // plain text
+  // Plain text, or JSON whose repeated member names a decoder would silently collapse: sent
+  // as the text itself, so nothing the tool returned is lost.
+  if (decoded.is_discarded() || FindDuplicateKey(content)) {
+    wrapped["output"] = content;
     return wrapped;
   }
   if (decoded.is_object()) return decoded;                         // ADR-224.2

@@ -23,7 +23,8 @@ Json BuildRequest(const Transcript& transcript, const RequestOptions& options);
 
 /// ADR-224.1/2/4/5: the object root for a tool result's content.
 /// JSON object -> itself; JSON list -> {"0":..,"1":..}; JSON scalar -> {"output": value};
-/// non-JSON text -> {"output": text}; an error -> {"error": text}.
+/// non-JSON text, or JSON with a repeated member name -> {"output": text};
+/// an error -> {"error": text}.
 Json ResultToResponseObject(const std::string& content, bool is_error);
 
 /// ADR-224.1: an args root as an object: an object stays itself, a list becomes numeric keys

@@ -148,6 +148,11 @@ TEST(HttpClient, RejectsNonJsonSuccessBody) {
   EXPECT_EQ(e.http()->raw_body, "{\"candidates\": [ truncated");
 }
 
+// Raises http.body for a 2xx body whose object repeats a member name (readers disagree on it).
+TEST(HttpClient, RejectsDuplicateMemberNames) {
+  EXPECT_EQ(FailureOf({200, {}, R"({"candidates":[],"candidates":[{}]})"}).code(), "http.body");
+}
+
 // Raises http.transport when nothing listens on the port.
 TEST(HttpClient, ReportsConnectionRefusedAsTransport) {
   // A bound socket that never listens: connections are refused and no one else takes the port.

@@ -81,5 +81,14 @@ TEST(KindExactEqual, SeparatesNumericKinds) {
   EXPECT_TRUE(KindExactEqual(signed_five, ParseJson("5")));
 }
 
+// Finds the first member name repeated within one object, nested ones included.
+TEST(FindDuplicateKey, ReportsWhereTheRepeatEnds) {
+  EXPECT_FALSE(FindDuplicateKey(R"({"a":1,"b":{"a":2},"c":[{"a":3},{"a":4}]})"));
+  EXPECT_EQ(FindDuplicateKey(R"({"a":1,"a":2})"), 10u);
+  EXPECT_EQ(FindDuplicateKey(R"({"x":[{"k":1},{"k":1,"k":2}]})"), 24u);
+  EXPECT_FALSE(FindDuplicateKey(R"({"a":)"));  // not JSON: the parser reports that
+  EXPECT_FALSE(FindDuplicateKey("[1,2]"));
+}
+
 }  // namespace
 }  // namespace gemini_oracle::ref

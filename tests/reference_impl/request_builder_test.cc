@@ -48,6 +48,9 @@ TEST(ResultToResponseObject, WrapsEveryKindIntoAnObject) {
   EXPECT_EQ(DumpJson(ResultToResponseObject(R"("quoted")", false)), R"({"output":"quoted"})");
   EXPECT_EQ(DumpJson(ResultToResponseObject("sunny, 21 C", false)), R"({"output":"sunny, 21 C"})");
   EXPECT_EQ(DumpJson(ResultToResponseObject("{broken", false)), R"({"output":"{broken"})");
+  // A repeated member would be collapsed by a decoder: the text goes as it is.
+  EXPECT_EQ(DumpJson(ResultToResponseObject(R"({"a":1,"a":2})", false)),
+            R"({"output":"{\"a\":1,\"a\":2}"})");
   EXPECT_EQ(DumpJson(ResultToResponseObject(R"({"a":1})", true)), R"({"error":"{\"a\":1}"})");
   // Negative control: nothing here ever yields a list root.
   EXPECT_FALSE(ResultToResponseObject("[1]", false).is_array());
