@@ -1,4 +1,7 @@
-// ADR-224.11: public tool-call arguments stay decoded maps equal to their native args.
+// ADR-224.11: public tool-call arguments stay decoded maps equal to their native args under the
+// ADR-226.8 rule. A difference only in numeric kind (native 3 handed to tools as 3.0, 1.0 as 1)
+// is equal under that rule but is a nested kind lost in decoding: reported under the open
+// ADR-224.F1, as the replay judge does for the wire.
 #include "oracles/checks/judge.h"
 #include "oracles/checks/wire_view.h"
 #include "reference_impl/json_equality.h"
@@ -23,6 +26,11 @@ std::vector<Finding> JudgePublicArguments(const CaseRun& run) {
       } else if (!ref::ArgumentsEqual(expected, actual)) {
         findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
                                        label + " differ from the native args (ADR-226.8 rule)",
+                                       expected, actual));
+      } else if (!KindExactEqual(expected, actual)) {
+        // Equal under ADR-226.8 but not kind-exact: only numeric kinds differ (ADR-224.F1).
+        findings.push_back(MakeFinding("ADR-224.F1", kWireViolation, std::nullopt, "",
+                                       label + " change the numeric kind of a native value",
                                        expected, actual));
       }
     }

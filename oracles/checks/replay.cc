@@ -1,8 +1,10 @@
-// ADR-224.7, 224.8 (open: 224.F1), 224.10, 226.16: in request m the model contents are, in
-// order, the initial transcript's assistant turns and then the scripted responses 1..m-1.
-// Owned turns replay their native parts; foreign and generic turns carry no native IDs.
+// ADR-224.6, 224.7, 224.8 (open: 224.F1), 224.10, 226.4, 226.16: in request m the model contents
+// are, in order, the initial transcript's assistant turns and then the scripted responses 1..m-1.
+// Owned turns replay their native parts; foreign and generic turns are rebuilt from their
+// generic calls and carry no native IDs.
 #include "oracles/checks/judge.h"
 #include "oracles/checks/wire_view.h"
+#include "reference_impl/json_equality.h"
 
 namespace gemini_oracle::checks {
 namespace {
@@ -83,8 +85,15 @@ void CompareFunctionCall(const Context& ctx, const Json& native, const Json& rep
     CompareValue(ctx, it.value(), *other, pointer, "functionCall." + it.key());
   }
   for (auto it = replayed.begin(); it != replayed.end(); ++it) {
-    // An added id is the ids judge's finding (ADR-226.4).
-    if (it.key() == "id" || native.contains(it.key())) continue;
+    if (native.contains(it.key())) continue;
+    if (it.key() == "id") {
+      // ADR-226.4: a native part without an id is replayed without one; no id is added, not
+      // even one the server sent elsewhere (a sibling's or an earlier turn's).
+      ctx.Add("ADR-226.4", PointerAppend(at, it.key()),
+              "the replayed functionCall carries an id its native part did not have", "absent",
+              it.value());
+      continue;
+    }
     ctx.Add("ADR-224.8", PointerAppend(at, it.key()),
             "the replayed functionCall adds a " + it.key() + " member", "absent", it.value());
   }
@@ -143,20 +152,73 @@ void CompareParts(const Context& ctx, const Json& native, const Json& replayed,
   }
 }
 
-// ADR-224.10, 226.16: a foreign or generic turn is rebuilt without native IDs, roots objects.
-void CheckGeneric(const Context& ctx, const Json& replayed, const std::string& at) {
-  for (std::size_t p = 0; p < replayed.size(); ++p) {
-    const Json* fc = detail::Member(replayed[p], "functionCall");
-    if (fc == nullptr) continue;
+// ADR-224.10, 224.6, 226.16: a foreign or generic turn is rebuilt from its generic calls: one
+// functionCall part per tool call, in order, with its name and its arguments (ADR-226.8
+// equality; a list argument becomes the numeric-key object, nested lists stay lists), roots
+// objects and no native IDs.
+void CheckGeneric(const Context& ctx, const Json& message, const Json& replayed,
+                  const std::string& at) {
+  const auto positions = detail::FunctionCallPositions(replayed);
+  std::vector<bool> args_object(replayed.size(), true);
+  for (const std::size_t p : positions) {
+    const Json& fc = replayed[p]["functionCall"];
     const std::string pointer = PointerAppend(at, p) + "/functionCall";
-    if (const Json* id = detail::Member(*fc, "id")) {
+    if (const Json* id = detail::Member(fc, "id")) {
       ctx.Add("ADR-226.16", pointer + "/id",
               "a foreign or generic turn's functionCall carries an id", "absent", *id);
     }
-    if (const Json* args = detail::Member(*fc, "args"); args != nullptr && !args->is_object()) {
+    if (const Json* args = detail::Member(fc, "args"); args != nullptr && !args->is_object()) {
+      args_object[p] = false;
       ctx.Add("ADR-224.10", pointer + "/args",
               "a foreign or generic turn's functionCall.args is not an object", "object", *args);
     }
+  }
+
+  const Json* calls = detail::Member(message, "tool_calls");
+  const std::size_t expected = calls != nullptr && calls->is_array() ? calls->size() : 0;
+  if (positions.size() != expected) {
+    // ADR-224.10: the rebuilt turn carries exactly the generic calls.
+    ctx.Add("ADR-224.10", at,
+            "rebuilds " + std::to_string(positions.size()) + " functionCall parts for " +
+                std::to_string(expected) + " generic tool calls",
+            expected, positions.size());
+    return;
+  }
+  for (std::size_t i = 0; i < expected; ++i) {
+    const Json& call = (*calls)[i];
+    const std::size_t p = positions[i];
+    const Json& fc = replayed[p]["functionCall"];
+    const std::string pointer = PointerAppend(at, p) + "/functionCall";
+    const std::string what = "functionCall " + std::to_string(i) + " of a foreign or generic turn";
+    const Json* name = detail::Member(call, "name");
+    const Json* sent_name = detail::Member(fc, "name");
+    if (name != nullptr && (sent_name == nullptr || !KindExactEqual(*name, *sent_name))) {
+      ctx.Add("ADR-224.10", pointer + "/name", what + " names another function than its call",
+              *name, sent_name == nullptr ? Json("absent") : *sent_name);
+      continue;  // another call's args: comparing them would only repeat the finding
+    }
+    if (!args_object[p]) continue;
+    const Json* arguments = detail::Member(call, "arguments");
+    if (arguments == nullptr || !(arguments->is_object() || arguments->is_array())) continue;
+    Json root = *arguments;
+    if (root.is_array()) {
+      Json object = Json::object();
+      for (std::size_t k = 0; k < root.size(); ++k) object[std::to_string(k)] = root[k];
+      root = std::move(object);
+    }
+    const Json* args = detail::Member(fc, "args");
+    const Json sent = args != nullptr ? *args : Json::object();
+    const std::string args_at = pointer + "/args";
+    if (ref::ArgumentsEqual(root, sent)) continue;
+    if (auto where = detail::ListTurnedObject(root, sent, args_at)) {
+      // ADR-224.6: a list nested inside a root stays a list.
+      ctx.Add("ADR-224.6", *where, "a list nested in " + what + "'s args became an object", root,
+              sent);
+      continue;
+    }
+    const auto worst = detail::WorstDrift(detail::Drifts(root, sent, args_at));
+    ctx.Add("ADR-224.10", worst ? worst->pointer : args_at,
+            what + " has args that differ from its call's arguments (ADR-226.8 rule)", root, sent);
   }
 }
 
@@ -202,7 +264,7 @@ std::vector<Finding> JudgeReplay(const CaseRun& run) {
       if (turns[t].native_parts != nullptr) {
         CompareParts(ctx, *turns[t].native_parts, *parts, at);
       } else {
-        CheckGeneric(ctx, *parts, at);
+        CheckGeneric(ctx, *initial[t], *parts, at);
       }
     }
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <set>
 
 #include "oracles/runner/case.h"
@@ -101,24 +102,29 @@ void CheckErrorCode(const Json& document, std::vector<Finding>& out) {
   }
 }
 
-// Judges find each functionResponse by its payload, so two equal payloads in one turn make
-// the answer to a reordered call unidentifiable.
+// Judges find each functionResponse by its payload's wire form, so two payloads with the same
+// wire form (or a one-member object and a bare value it could wrap) in one turn make the answer
+// to a reordered call unidentifiable.
 void CheckResultsDistinct(const Json& then, const std::string& where, std::vector<Finding>& out) {
   const Json* results = Member(then, "results");
   if (results == nullptr || !results->is_array()) return;
-  std::vector<const Json*> payloads;
+  std::vector<std::optional<Json>> forms;
   for (const auto& result : *results) {
-    const Json* payload = Member(result, "json");
-    if (payload == nullptr) payload = Member(result, "text");
-    if (payload == nullptr) payload = Member(result, "error");
-    payloads.push_back(payload);
+    std::optional<Json> form;
+    if (const Json* json = Member(result, "json")) {
+      form = PayloadWireForm(true, *json);
+    } else if (const Json* text = Member(result, "text")) {
+      form = PayloadWireForm(false, *text);
+    } else if (const Json* error = Member(result, "error")) {
+      form = PayloadWireForm(false, *error);
+    }
+    forms.push_back(std::move(form));
   }
-  for (std::size_t j = 1; j < payloads.size(); ++j) {
+  for (std::size_t j = 1; j < forms.size(); ++j) {
     for (std::size_t k = 0; k < j; ++k) {
-      if (payloads[j] != nullptr && payloads[k] != nullptr &&
-          KindExactEqual(*payloads[j], *payloads[k])) {
+      if (forms[j] && forms[k] && PayloadsClash(*forms[j], *forms[k])) {
         out.push_back({std::string(kResultsDistinct), where + "/results/" + std::to_string(j),
-                       "result " + std::to_string(j) + " has the same payload as result " +
+                       "result " + std::to_string(j) + " has the same wire payload as result " +
                            std::to_string(k) + "; judges identify results by payload"});
         break;
       }
@@ -218,6 +224,22 @@ const std::vector<std::string_view>& AllRules() {
       kClauseUnknown, kIdUnique,    kDescriptionStyle, kErrorUnknown, kResultsDistinct,
       kSelectorRange, kWireRequest, kRefuseExchange};
   return all;
+}
+
+Json PayloadWireForm(bool json, const Json& value) {
+  if (!json || !value.is_array()) return value;
+  Json object = Json::object();
+  for (std::size_t i = 0; i < value.size(); ++i) object[std::to_string(i)] = value[i];
+  return object;
+}
+
+bool PayloadsClash(const Json& a_form, const Json& b_form) {
+  if (KindExactEqual(a_form, b_form)) return true;
+  const auto wraps = [](const Json& object, const Json& bare) {
+    return object.is_object() && !bare.is_object() && object.size() == 1 &&
+           KindExactEqual(*object.begin(), bare);
+  };
+  return wraps(a_form, b_form) || wraps(b_form, a_form);
 }
 
 std::size_t CountFunctionCalls(const Json& body) {

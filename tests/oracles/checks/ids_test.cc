@@ -79,13 +79,57 @@ TEST(Ids, ReportsEmptyPublicId) {
   EXPECT_EQ(Where(JudgeIds({c, journal, report})), (Places{{"ADR-226.1", ""}}));
 }
 
-// Finds nothing when public arguments equal the native args under the ADR-226.8 rule.
+// Finds nothing when public arguments equal the native args, member order free.
 TEST(PublicArguments, AcceptsDecodedEqualArguments) {
   const auto c = MakeCase(testing::kParallelCase);
   const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
   auto report = testing::ParallelReport();
-  report.exchanges[0].calls[0].arguments = ParseJson(R"({"q":"alpha","n":1})");
+  report.exchanges[0].calls[0].arguments = ParseJson(R"({"n":1.0,"q":"alpha"})");
   EXPECT_TRUE(JudgePublicArguments({c, journal, report}).empty());
+}
+
+// Meets ADR-224.11 (ADR-226.8 rule) when native 1.0 is handed over as 1, but reports the lost
+// numeric kind as the open ADR-224.F1, which does not gate.
+TEST(PublicArguments, ReportsIntegralFloatHandedAsIntegerAsOpen) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[0].calls[0].arguments = ParseJson(R"({"q":"alpha","n":1})");
+  const auto findings = JudgePublicArguments({c, journal, report});
+  EXPECT_EQ(Where(findings), (Places{{"ADR-224.F1", ""}})) << Describe(findings);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].level, "open");
+  EXPECT_TRUE(KindExactEqual(findings[0].expected, ParseJson(R"({"q":"alpha","n":1.0})")));
+  EXPECT_TRUE(KindExactEqual(findings[0].actual, ParseJson(R"({"q":"alpha","n":1})")));
+}
+
+// Reports native 3 handed over as 3.0 as the open ADR-224.F1 only.
+TEST(PublicArguments, ReportsIntegerHandedAsFloatAsOpen) {
+  const auto c = MakeCase(testing::kIdlessCase);
+  const auto journal = MakeJournal({testing::kIdlessRequest1, testing::kIdlessRequest2});
+  auto report = testing::IdlessReport();
+  const auto native =
+      MakeCase(Replace(std::string(testing::kIdlessCase), R"("args": {"city": "Paris"})",
+                       R"("args": {"city": "Paris", "days": 3})"));
+  report.exchanges[0].calls[0].arguments = ParseJson(R"({"city":"Paris","days":3.0})");
+  const auto findings = JudgePublicArguments({native, journal, report});
+  EXPECT_EQ(Where(findings), (Places{{"ADR-224.F1", ""}})) << Describe(findings);
+  // The same arguments against the case they came from differ in a member: ADR-224.11.
+  EXPECT_EQ(Where(JudgePublicArguments({c, journal, report})), (Places{{"ADR-224.11", ""}}));
+}
+
+// Reports a public argument whose value differs from the native one (ADR-224.11).
+TEST(PublicArguments, ReportsChangedValue) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[0].calls[0].arguments = ParseJson(R"({"q":"beta","n":1.0})");
+  auto findings = JudgePublicArguments({c, journal, report});
+  EXPECT_EQ(Where(findings), (Places{{"ADR-224.11", ""}})) << Describe(findings);
+  // A value changed beyond numeric kind stays a must finding even when a kind changed too.
+  report.exchanges[0].calls[0].arguments = ParseJson(R"({"q":"alpha","n":1.5})");
+  findings = JudgePublicArguments({c, journal, report});
+  EXPECT_EQ(Where(findings), (Places{{"ADR-224.11", ""}})) << Describe(findings);
 }
 
 // Reports public arguments returned as a list instead of a map (ADR-224.11).

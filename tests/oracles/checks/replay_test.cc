@@ -148,5 +148,207 @@ TEST(Replay, ReportsDroppedTurn) {
   EXPECT_EQ(findings[0].pointer, "/contents");
 }
 
+// ---------------------------------------------------------------------------------------------
+// An ID-less fresh call after a carried owned turn whose native id the server did send.
+
+constexpr std::string_view kIdlessAfterOwnedCase = R"({
+  "description": "An ID-less fresh call replays without the earlier turn's native id.",
+  "clauses": ["ADR-226.4"],
+  "transcript": [
+    {"role": "user", "content": "start"},
+    {"role": "assistant", "id": "turn_1",
+     "tool_calls": [{"id": "tc_1", "name": "sum", "arguments": {"a": 4}}],
+     "provider_state": {"gemini": {"owner": "turn_1",
+       "native_parts": [{"functionCall": {"id": "call_S1", "name": "sum", "args": {"a": 4}}}],
+       "tool_call_bindings": [{"tool_call_id": "tc_1", "native_id": "call_S1"}]}}},
+    {"role": "tool", "tool_call_id": "tc_1", "name": "sum", "content": "4"}],
+  "exchanges": [
+    {"user": "again",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"name": "sum", "args": {"a": 5}}}]}}]}},
+     "then": {"results": [{"call": 0, "json": {"total": 5}}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "done"}]}}]}}}],
+  "expect": {"outcome": "accept", "requests": 2}
+})";
+
+const std::string kIdlessAfterOwnedRequest1 =
+    R"({"contents":[{"role":"user","parts":[{"text":"start"}]},)"
+    R"({"role":"model","parts":[{"functionCall":{"id":"call_S1","name":"sum","args":{"a":4}}}]},)"
+    R"({"role":"user","parts":[{"functionResponse":{"id":"call_S1","name":"sum",)"
+    R"("response":{"output":4}}}]},)"
+    R"({"role":"user","parts":[{"text":"again"}]}]})";
+
+const std::string kIdlessAfterOwnedRequest2 =
+    R"({"contents":[{"role":"user","parts":[{"text":"start"}]},)"
+    R"({"role":"model","parts":[{"functionCall":{"id":"call_S1","name":"sum","args":{"a":4}}}]},)"
+    R"({"role":"user","parts":[{"functionResponse":{"id":"call_S1","name":"sum",)"
+    R"("response":{"output":4}}}]},)"
+    R"({"role":"user","parts":[{"text":"again"}]},)"
+    R"({"role":"model","parts":[{"functionCall":{"name":"sum","args":{"a":5}}}]},)"
+    R"({"role":"user","parts":[{"functionResponse":{"name":"sum","response":{"total":5}}}]}]})";
+
+// Reports an earlier turn's native id added to a replayed ID-less call (226.4), which the ids
+// judge cannot tell from a legitimate echo because the server did send that id.
+TEST(Replay, ReportsEarlierTurnIdAddedToIdlessCall) {
+  const auto c = MakeCase(kIdlessAfterOwnedCase);
+  runner::DriverReport report;
+  report.exchanges.push_back(testing::Exchange({testing::Call("tc_2", "sum", R"({"a":5})")}));
+  report.exchanges.push_back(testing::Exchange());
+  const auto good = MakeJournal({kIdlessAfterOwnedRequest1, kIdlessAfterOwnedRequest2});
+  EXPECT_TRUE(JudgeReplay({c, good, report}).empty()) << Describe(JudgeReplay({c, good, report}));
+  const auto bad = MakeJournal(
+      {kIdlessAfterOwnedRequest1,
+       Replace(kIdlessAfterOwnedRequest2, R"({"functionCall":{"name":"sum","args":{"a":5}}})",
+               R"({"functionCall":{"id":"call_S1","name":"sum","args":{"a":5}}})")});
+  const auto findings = JudgeReplay({c, bad, report});
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.4", "/contents/4/parts/0/functionCall/id"}}))
+      << Describe(findings);
+  EXPECT_TRUE(JudgeIds({c, bad, report}).empty());
+}
+
+// Reports a sibling's native id added to an ID-less parallel call (226.4).
+TEST(Replay, ReportsSiblingIdAddedToIdlessCall) {
+  constexpr std::string_view kCase = R"({
+    "description": "An ID-less parallel call replays without its sibling's id.",
+    "clauses": ["ADR-226.4"],
+    "exchanges": [
+      {"user": "both",
+       "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+         {"functionCall": {"id": "call_A1", "name": "f", "args": {}}},
+         {"functionCall": {"name": "g", "args": {}}}]}}]}},
+       "then": {"results": [{"call": 0, "json": {"f": 1}}, {"call": 1, "json": {"g": 1}}]}},
+      {"response": {"body": {"candidates": [{"content": {"role": "model",
+         "parts": [{"text": "done"}]}}]}}}],
+    "expect": {"outcome": "accept", "requests": 2}
+  })";
+  const std::string request2 =
+      R"({"contents":[{"role":"user","parts":[{"text":"both"}]},)"
+      R"({"role":"model","parts":[{"functionCall":{"id":"call_A1","name":"f","args":{}}},)"
+      R"({"functionCall":{"id":"call_A1","name":"g","args":{}}}]},)"
+      R"({"role":"user","parts":[{"functionResponse":{"id":"call_A1","name":"f",)"
+      R"("response":{"f":1}}},{"functionResponse":{"name":"g","response":{"g":1}}}]}]})";
+  const auto c = MakeCase(kCase);
+  const auto journal =
+      MakeJournal({R"({"contents":[{"role":"user","parts":[{"text":"both"}]}]})", request2});
+  runner::DriverReport report;
+  const auto findings = JudgeReplay({c, journal, report});
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.4", "/contents/1/parts/1/functionCall/id"}}))
+      << Describe(findings);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A generic turn (no capsule) with text, a list argument holding a nested list, and an object
+// argument with a nested list and a nested empty object.
+
+constexpr std::string_view kGenericCase = R"({
+  "description": "A generic turn is rebuilt from its tool calls.",
+  "clauses": ["ADR-224.10"],
+  "transcript": [
+    {"role": "user", "content": "start"},
+    {"role": "assistant", "id": "turn_1", "content": "Let me check.",
+     "tool_calls": [{"id": "tc_1", "name": "pick", "arguments": ["apple", ["x", "y"]]},
+                    {"id": "tc_2", "name": "scale", "arguments": {"w": 2, "dims": [1, 0], "box": {}}}]},
+    {"role": "tool", "tool_call_id": "tc_1", "name": "pick", "content": "{\"basket\": 2}"},
+    {"role": "tool", "tool_call_id": "tc_2", "name": "scale", "content": "scaled"}],
+  "exchanges": [{"user": "go on",
+    "response": {"body": {"candidates": [{"content": {"role": "model",
+      "parts": [{"text": "done"}]}}]}}}],
+  "expect": {"outcome": "accept", "requests": 1}
+})";
+
+const std::string kGenericRequest1 =
+    R"({"contents":[{"role":"user","parts":[{"text":"start"}]},)"
+    R"({"role":"model","parts":[{"text":"Let me check."},)"
+    R"({"functionCall":{"name":"pick","args":{"0":"apple","1":["x","y"]}}},)"
+    R"({"functionCall":{"name":"scale","args":{"w":2,"dims":[1,0],"box":{}}}}]},)"
+    R"({"role":"user","parts":[{"functionResponse":{"name":"pick","response":{"basket":2}}},)"
+    R"({"functionResponse":{"name":"scale","response":{"output":"scaled"}}}]},)"
+    R"({"role":"user","parts":[{"text":"go on"}]}]})";
+
+std::vector<Finding> JudgeGeneric(const std::string& request1) {
+  const auto c = MakeCase(kGenericCase);
+  const auto journal = MakeJournal({request1});
+  runner::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
+  return JudgeReplay({c, journal, report});
+}
+
+// Finds nothing when the generic calls are rebuilt in order, a list argument as numeric keys.
+TEST(GenericReplay, AcceptsRebuiltCalls) {
+  const auto findings = JudgeGeneric(kGenericRequest1);
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+  // ADR-226.8: an integral float equals the integer argument.
+  EXPECT_TRUE(JudgeGeneric(Replace(kGenericRequest1, R"("w":2,)", R"("w":2.0,)")).empty());
+  // The results judge finds the carried answers of the generic turn, without ids, too.
+  const auto c = MakeCase(kGenericCase);
+  const auto journal = MakeJournal({kGenericRequest1});
+  runner::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
+  EXPECT_TRUE(JudgeResults({c, journal, report}).empty())
+      << Describe(JudgeResults({c, journal, report}));
+}
+
+// Reports a list argument sent as a list instead of the numeric-key object (224.10).
+TEST(GenericReplay, ReportsListArgsNotObject) {
+  const auto findings = JudgeGeneric(Replace(
+      kGenericRequest1, R"("args":{"0":"apple","1":["x","y"]})", R"("args":["apple",["x","y"]])"));
+  EXPECT_EQ(Where(findings), (Places{{"ADR-224.10", "/contents/1/parts/1/functionCall/args"}}))
+      << Describe(findings);
+}
+
+// Reports a dropped generic call as a count mismatch (224.10).
+TEST(GenericReplay, ReportsDroppedCall) {
+  const auto findings = JudgeGeneric(
+      Replace(kGenericRequest1,
+              R"(,{"functionCall":{"name":"scale","args":{"w":2,"dims":[1,0],"box":{}}}})", ""));
+  EXPECT_EQ(Where(findings), (Places{{"ADR-224.10", "/contents/1/parts"}})) << Describe(findings);
+}
+
+// Reports generic calls rebuilt out of order, by name (224.10).
+TEST(GenericReplay, ReportsCallsOutOfOrder) {
+  std::string request1 =
+      Replace(kGenericRequest1,
+              R"({"functionCall":{"name":"pick","args":{"0":"apple","1":["x","y"]}}})", "PICK");
+  request1 =
+      Replace(request1, R"({"functionCall":{"name":"scale","args":{"w":2,"dims":[1,0],"box":{}}}})",
+              R"({"functionCall":{"name":"pick","args":{"0":"apple","1":["x","y"]}}})");
+  request1 = Replace(request1, "PICK",
+                     R"({"functionCall":{"name":"scale","args":{"w":2,"dims":[1,0],"box":{}}}})");
+  EXPECT_EQ(Where(JudgeGeneric(request1)),
+            (Places{{"ADR-224.10", "/contents/1/parts/1/functionCall/name"},
+                    {"ADR-224.10", "/contents/1/parts/2/functionCall/name"}}));
+}
+
+// Reports a renamed generic call (224.10).
+TEST(GenericReplay, ReportsRenamedCall) {
+  const auto findings = JudgeGeneric(
+      Replace(kGenericRequest1, R"({"name":"scale","args")", R"({"name":"resize","args")"));
+  EXPECT_EQ(Where(findings), (Places{{"ADR-224.10", "/contents/1/parts/2/functionCall/name"}}))
+      << Describe(findings);
+}
+
+// Reports changed, dropped and re-typed argument values (224.10, ADR-226.8 rule).
+TEST(GenericReplay, ReportsChangedArguments) {
+  EXPECT_EQ(Where(JudgeGeneric(Replace(kGenericRequest1, R"("w":2,)", R"("w":3,)"))),
+            (Places{{"ADR-224.10", "/contents/1/parts/2/functionCall/args/w"}}));
+  EXPECT_EQ(Where(JudgeGeneric(Replace(kGenericRequest1, R"("w":2,)", R"("w":"2",)"))),
+            (Places{{"ADR-224.10", "/contents/1/parts/2/functionCall/args/w"}}));
+  EXPECT_EQ(Where(JudgeGeneric(Replace(kGenericRequest1, R"(,"box":{})", ""))),
+            (Places{{"ADR-224.10", "/contents/1/parts/2/functionCall/args/box"}}));
+  EXPECT_EQ(Where(JudgeGeneric(Replace(kGenericRequest1, R"("0":"apple")", R"("0":"pear")"))),
+            (Places{{"ADR-224.10", "/contents/1/parts/1/functionCall/args/0"}}));
+}
+
+// Reports nested lists cast into objects, in an object and in a list argument (224.6).
+TEST(GenericReplay, ReportsNestedListTurnedObject) {
+  EXPECT_EQ(
+      Where(JudgeGeneric(Replace(kGenericRequest1, R"("dims":[1,0])", R"("dims":{"0":1,"1":0})"))),
+      (Places{{"ADR-224.6", "/contents/1/parts/2/functionCall/args/dims"}}));
+  EXPECT_EQ(Where(JudgeGeneric(
+                Replace(kGenericRequest1, R"("1":["x","y"])", R"("1":{"0":"x","1":"y"})"))),
+            (Places{{"ADR-224.6", "/contents/1/parts/1/functionCall/args/1"}}));
+}
+
 }  // namespace
 }  // namespace gemini_oracle::checks

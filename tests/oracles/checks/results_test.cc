@@ -124,5 +124,248 @@ TEST(Results, ReportsTextResultWithExtraMember) {
       << Describe(findings);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Item: the initial transcript's tool messages. Turn 1 is owned with bindings and a reordered
+// generic list of two same-name calls; turn 2 is a legacy capsule (no bindings) whose native id
+// recurs from turn 1, next to an ID-less call; turn 3 is a foreign turn answered with a list.
+
+constexpr std::string_view kTranscriptCase = R"({
+  "description": "Carried tool messages are answered by their bound or recovered native ids.",
+  "clauses": ["ADR-226.3"],
+  "transcript": [
+    {"role": "user", "content": "Weather in Paris and London?"},
+    {"role": "assistant", "id": "turn_1", "content": "",
+     "tool_calls": [{"id": "tc_2", "name": "get_weather", "arguments": {"city": "London"}},
+                    {"id": "tc_1", "name": "get_weather", "arguments": {"city": "Paris"}}],
+     "provider_state": {"gemini": {"owner": "turn_1", "native_parts": [
+       {"functionCall": {"id": "call_a", "name": "get_weather", "args": {"city": "Paris"}}},
+       {"functionCall": {"id": "call_b", "name": "get_weather", "args": {"city": "London"}}}],
+       "tool_call_bindings": [{"tool_call_id": "tc_1", "native_id": "call_a"},
+                              {"tool_call_id": "tc_2", "native_id": "call_b"}]}}},
+    {"role": "tool", "tool_call_id": "tc_2", "name": "get_weather",
+     "content": "{\"temp_c\": 12}", "is_error": false},
+    {"role": "tool", "tool_call_id": "tc_1", "name": "get_weather",
+     "content": "{\"temp_c\": 18}", "is_error": false},
+    {"role": "user", "content": "And the time and a dice roll?"},
+    {"role": "assistant", "id": "turn_2", "content": "",
+     "tool_calls": [{"id": "tc_3", "name": "get_time", "arguments": {"tz": "Europe/Paris"}},
+                    {"id": "tc_4", "name": "roll", "arguments": {"sides": 6}}],
+     "provider_state": {"gemini": {"owner": "turn_2", "native_parts": [
+       {"functionCall": {"id": "call_a", "name": "get_time", "args": {"tz": "Europe/Paris"}}},
+       {"functionCall": {"name": "roll", "args": {"sides": 6.0}}}]}}},
+    {"role": "tool", "tool_call_id": "tc_4", "name": "roll", "content": "4", "is_error": false},
+    {"role": "tool", "tool_call_id": "tc_3", "name": "get_time", "content": "clock unavailable",
+     "is_error": true},
+    {"role": "user", "content": "And Rome?"},
+    {"role": "assistant", "id": "turn_3", "content": "",
+     "tool_calls": [{"id": "call_x", "name": "get_weather", "arguments": {"city": "Rome"}}],
+     "provider_state": {"openai": {"response_id": "resp_1"}}},
+    {"role": "tool", "tool_call_id": "call_x", "name": "get_weather",
+     "content": "[\"sun\",[1,2]]", "is_error": false}],
+  "exchanges": [{"user": "Summarize.",
+    "response": {"body": {"candidates": [{"content": {"role": "model",
+      "parts": [{"text": "Done."}]}}]}}}],
+  "expect": {"outcome": "accept", "requests": 1}
+})";
+
+const std::string kTranscriptRequest1 =
+    R"({"contents":[{"role":"user","parts":[{"text":"Weather in Paris and London?"}]},)"
+    R"({"role":"model","parts":[)"
+    R"({"functionCall":{"id":"call_a","name":"get_weather","args":{"city":"Paris"}}},)"
+    R"({"functionCall":{"id":"call_b","name":"get_weather","args":{"city":"London"}}}]},)"
+    R"({"role":"user","parts":[)"
+    R"({"functionResponse":{"id":"call_a","name":"get_weather","response":{"temp_c":18}}},)"
+    R"({"functionResponse":{"id":"call_b","name":"get_weather","response":{"temp_c":12}}}]},)"
+    R"({"role":"user","parts":[{"text":"And the time and a dice roll?"}]},)"
+    R"({"role":"model","parts":[)"
+    R"({"functionCall":{"id":"call_a","name":"get_time","args":{"tz":"Europe/Paris"}}},)"
+    R"({"functionCall":{"name":"roll","args":{"sides":6.0}}}]},)"
+    R"({"role":"user","parts":[)"
+    R"({"functionResponse":{"id":"call_a","name":"get_time","response":{"error":"clock unavailable"}}},)"
+    R"({"functionResponse":{"name":"roll","response":{"output":4}}}]},)"
+    R"({"role":"user","parts":[{"text":"And Rome?"}]},)"
+    R"({"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"city":"Rome"}}}]},)"
+    R"({"role":"user","parts":[{"functionResponse":{"name":"get_weather",)"
+    R"("response":{"0":"sun","1":[1,2]}}}]},)"
+    R"({"role":"user","parts":[{"text":"Summarize."}]}]})";
+
+std::vector<Finding> JudgeTranscript(const std::string& request1,
+                                     std::string_view json = kTranscriptCase) {
+  const auto c = MakeCase(json);
+  const auto journal = MakeJournal({request1});
+  runner::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
+  return JudgeResults({c, journal, report});
+}
+
+// Finds nothing when carried answers echo the bound, recovered or absent ids by payload.
+TEST(TranscriptResults, AcceptsBoundLegacyAndForeignAnswers) {
+  const auto findings = JudgeTranscript(kTranscriptRequest1);
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// Judges every request, also a later one that still carries the initial turns.
+TEST(TranscriptResults, JudgesEveryRequest) {
+  const auto c = MakeCase(kTranscriptCase);
+  const std::string bad =
+      Replace(kTranscriptRequest1, R"("response":{"temp_c":18})", R"("response":{"temp_c":18.5})");
+  const auto journal = MakeJournal({kTranscriptRequest1, bad});
+  runner::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
+  const auto findings = JudgeResults({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].request, 2u);
+  EXPECT_EQ(findings[0].clause, "ADR-224.3");
+}
+
+// Reports bound native ids swapped between the answers of a reordered generic list (226.3).
+TEST(TranscriptResults, ReportsSwappedBoundIds) {
+  std::string request1 =
+      Replace(kTranscriptRequest1, R"({"id":"call_a","name":"get_weather","response")",
+              R"({"id":"call_XX","name":"get_weather","response")");
+  request1 = Replace(request1, R"({"id":"call_b","name":"get_weather","response")",
+                     R"({"id":"call_a","name":"get_weather","response")");
+  request1 = Replace(request1, R"("call_XX")", R"("call_b")");
+  // Findings follow the tool messages: tc_2 (bound to call_b) first.
+  EXPECT_EQ(Where(JudgeTranscript(request1)),
+            (Places{{"ADR-226.3", "/contents/2/parts/1/functionResponse/id"},
+                    {"ADR-226.3", "/contents/2/parts/0/functionResponse/id"}}));
+}
+
+// Reports an answer that names another function than its carried call (226.3).
+TEST(TranscriptResults, ReportsWrongName) {
+  const auto findings = JudgeTranscript(Replace(kTranscriptRequest1,
+                                                R"({"id":"call_b","name":"get_weather","response")",
+                                                R"({"id":"call_b","name":"get_time","response")"));
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.3", "/contents/2/parts/1/functionResponse/name"}}))
+      << Describe(findings);
+}
+
+// Reports a legacy call's recovered native id missing from its answer (226.3).
+TEST(TranscriptResults, ReportsLegacyIdNotEchoed) {
+  const auto findings =
+      JudgeTranscript(Replace(kTranscriptRequest1, R"({"id":"call_a","name":"get_time","response")",
+                              R"({"name":"get_time","response")"));
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.3", "/contents/5/parts/0/functionResponse"}}))
+      << Describe(findings);
+}
+
+// Reports a sibling's native id copied onto the answer of an ID-less legacy call (226.4), an id
+// the server did send, so only the case file tells it apart.
+TEST(TranscriptResults, ReportsSiblingIdOnIdlessLegacyCall) {
+  const auto findings = JudgeTranscript(Replace(kTranscriptRequest1, R"({"name":"roll","response")",
+                                                R"({"id":"call_a","name":"roll","response")"));
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.4", "/contents/5/parts/1/functionResponse/id"}}))
+      << Describe(findings);
+}
+
+// Reports an id on the answer to a foreign turn's call (226.16).
+TEST(TranscriptResults, ReportsIdOnForeignAnswer) {
+  const auto findings =
+      JudgeTranscript(Replace(kTranscriptRequest1, R"({"functionResponse":{"name":"get_weather",)",
+                              R"({"functionResponse":{"id":"call_x","name":"get_weather",)"));
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.16", "/contents/8/parts/0/functionResponse/id"}}))
+      << Describe(findings);
+}
+
+// Reports a carried list result sent as a list (224.4) and an error result not wrapped (224.5).
+TEST(TranscriptResults, ReportsCarriedPayloadForms) {
+  EXPECT_EQ(
+      Where(JudgeTranscript(Replace(kTranscriptRequest1, R"("response":{"0":"sun","1":[1,2]})",
+                                    R"("response":["sun",[1,2]])"))),
+      (Places{{"ADR-224.4", "/contents/8/parts/0/functionResponse/response"}}));
+  EXPECT_EQ(Where(JudgeTranscript(Replace(kTranscriptRequest1,
+                                          R"("response":{"error":"clock unavailable"})",
+                                          R"("response":{"error":"clock down"})"))),
+            (Places{{"ADR-224.5", "/contents/5/parts/0/functionResponse/response"}}));
+}
+
+// Reports a carried answer missing from the answering content (226.20 count, then 224.5).
+TEST(TranscriptResults, ReportsMissingAnswer) {
+  const auto findings = JudgeTranscript(Replace(
+      kTranscriptRequest1, R"(,{"functionResponse":{"name":"roll","response":{"output":4}}})", ""));
+  EXPECT_EQ(Where(findings),
+            (Places{{"ADR-226.20", "/contents/5/parts"}, {"ADR-224.5", "/contents/5"}}))
+      << Describe(findings);
+}
+
+// A legacy turn with identical ID-less calls: no single native part is determinable, so an
+// answer may only carry an id its turn had, and this turn had none (226.4).
+constexpr std::string_view kIdenticalLegacyCase = R"({
+  "description": "Identical ID-less legacy calls are answered without ids.",
+  "clauses": ["ADR-226.13"],
+  "transcript": [
+    {"role": "user", "content": "Roll two dice."},
+    {"role": "assistant", "id": "turn_1", "content": "",
+     "tool_calls": [{"id": "tc_1", "name": "roll", "arguments": {"sides": 6}},
+                    {"id": "tc_2", "name": "roll", "arguments": {"sides": 6}}],
+     "provider_state": {"gemini": {"owner": "turn_1", "native_parts": [
+       {"functionCall": {"name": "roll", "args": {"sides": 6}}},
+       {"functionCall": {"name": "roll", "args": {"sides": 6}}}]}}},
+    {"role": "tool", "tool_call_id": "tc_1", "name": "roll", "content": "{\"value\": 5}"},
+    {"role": "tool", "tool_call_id": "tc_2", "name": "roll", "content": "{\"value\": 2}"}],
+  "exchanges": [{"user": "Sum?",
+    "response": {"body": {"candidates": [{"content": {"role": "model",
+      "parts": [{"text": "7"}]}}]}}}],
+  "expect": {"outcome": "accept", "requests": 1}
+})";
+
+const std::string kIdenticalLegacyRequest1 =
+    R"({"contents":[{"role":"user","parts":[{"text":"Roll two dice."}]},)"
+    R"({"role":"model","parts":[{"functionCall":{"name":"roll","args":{"sides":6}}},)"
+    R"({"functionCall":{"name":"roll","args":{"sides":6}}}]},)"
+    R"({"role":"user","parts":[{"functionResponse":{"name":"roll","response":{"value":5}}},)"
+    R"({"functionResponse":{"name":"roll","response":{"value":2}}}]},)"
+    R"({"role":"user","parts":[{"text":"Sum?"}]}]})";
+
+// Finds nothing for ID-less answers to undeterminable legacy calls; reports an id on one (226.4).
+TEST(TranscriptResults, ReportsIdOnUndeterminableLegacyCall) {
+  EXPECT_TRUE(JudgeTranscript(kIdenticalLegacyRequest1, kIdenticalLegacyCase).empty());
+  const auto findings =
+      JudgeTranscript(Replace(kIdenticalLegacyRequest1, R"({"name":"roll","response":{"value":2})",
+                              R"({"id":"roll-2","name":"roll","response":{"value":2})"),
+                      kIdenticalLegacyCase);
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.4", "/contents/2/parts/1/functionResponse/id"}}))
+      << Describe(findings);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Negative controls of the exchange results' name and one-response-turn checks.
+
+// Reports an answer that names another function than the call it answers (226.3).
+TEST(Results, ReportsWrongName) {
+  const auto findings = JudgeIdlessSecondRequest(
+      Replace(testing::kIdlessRequest2, R"({"functionResponse":{"name":"weather",)",
+              R"({"functionResponse":{"name":"forecast",)"));
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.3", "/contents/2/parts/0/functionResponse/name"}}))
+      << Describe(findings);
+}
+
+// Reports answers carried in a content whose role is not user (226.20).
+TEST(Results, ReportsAnswersNotInUserContent) {
+  const auto findings = JudgeIdlessSecondRequest(
+      Replace(testing::kIdlessRequest2, R"({"role":"user","parts":[{"functionResponse")",
+              R"({"role":"function","parts":[{"functionResponse")"));
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.20", "/contents/2/role"}})) << Describe(findings);
+}
+
+// Reports answers that do not directly follow the model content they answer (226.20).
+TEST(Results, ReportsAnswersNotFollowingModelContent) {
+  const auto findings = JudgeIdlessSecondRequest(
+      Replace(testing::kIdlessRequest2, R"({"role":"user","parts":[{"functionResponse")",
+              R"({"role":"user","parts":[{"text":"meanwhile"}]},)"
+              R"({"role":"user","parts":[{"functionResponse")"));
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.20", "/contents/2"}})) << Describe(findings);
+}
+
+// Reports more functionResponse parts than the model content has calls (226.20).
+TEST(Results, ReportsResponseCountMismatch) {
+  const auto findings = JudgeIdlessSecondRequest(
+      Replace(testing::kIdlessRequest2, R"("response":{"output":"sunny and mild"}}})",
+              R"("response":{"output":"sunny and mild"}}},)"
+              R"({"functionResponse":{"name":"weather","response":{"output":"again"}}})"));
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.20", "/contents/2/parts"}})) << Describe(findings);
+}
+
 }  // namespace
 }  // namespace gemini_oracle::checks

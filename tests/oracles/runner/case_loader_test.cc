@@ -256,6 +256,66 @@ TEST_F(CaseLoaderTest, PayloadsDifferingInNumberKindAreDistinct) {
   EXPECT_TRUE(LoadText("adr-226/y_kinds.json", text).diagnostics.empty());
 }
 
+// Refuses payloads whose wire forms clash, as the judges match them: a list and its numeric-key
+// object, a json string, a text and an error of the same text, a scalar and a one-member object
+// holding it (the adapter's wrapper), a one-element list and the scalar it holds.
+TEST_F(CaseLoaderTest, PayloadsWithTheSameWireFormAreReported) {
+  const std::vector<std::pair<std::string, std::string>> clashes = {
+      {R"("json": ["x"])", R"("json": {"0": "x"})"},
+      {R"("json": "abc")", R"("text": "abc")"},
+      {R"("text": "abc")", R"("error": "abc")"},
+      {R"("json": "abc")", R"("error": "abc")"},
+      {R"("json": 1)", R"("json": {"output": 1})"},
+      {R"("json": {"result": "abc"})", R"("text": "abc")"},
+      {R"("json": ["x"])", R"("text": "x")"},
+      {R"("json": [])", R"("json": {})"},
+      {R"("json": null)", R"("json": {"value": null})"},
+  };
+  for (const auto& [first, second] : clashes) {
+    std::string text =
+        Replace(kGood, R"({"call": 0, "json": {"r": 1}})", "{\"call\": 0, " + first + "}");
+    text = Replace(text, R"({"call": 1, "text": "two"})", "{\"call\": 1, " + second + "}");
+    SCOPED_TRACE(first + " vs " + second);
+    ExpectOnly(LoadText("adr-226/y_clash.json", text), "adr-226/y_clash.json",
+               rules::kResultsDistinct, 13, 9);
+  }
+}
+
+// Keeps payloads apart whose wire forms differ: kinds, extra members, nested lists vs objects.
+TEST_F(CaseLoaderTest, PayloadsWithDifferentWireFormsAreDistinct) {
+  const std::vector<std::pair<std::string, std::string>> distinct = {
+      {R"("json": 1)", R"("json": 1.0)"},
+      {R"("json": 1)", R"("json": {"a": 1, "b": 1})"},
+      {R"("json": "1")", R"("json": 1)"},
+      {R"("json": ["x", "y"])", R"("json": {"0": "x"})"},
+      {R"("json": [["x"]])", R"("json": {"0": {"0": "x"}})"},
+      {R"("json": {"a": "x"})", R"("json": {"b": "x"})"},
+      {R"("text": "abc")", R"("error": "abd")"},
+  };
+  for (const auto& [first, second] : distinct) {
+    std::string text =
+        Replace(kGood, R"({"call": 0, "json": {"r": 1}})", "{\"call\": 0, " + first + "}");
+    text = Replace(text, R"({"call": 1, "text": "two"})", "{\"call\": 1, " + second + "}");
+    SCOPED_TRACE(first + " vs " + second);
+    EXPECT_TRUE(LoadText("adr-226/y_apart.json", text).diagnostics.empty());
+  }
+}
+
+// The wire forms and the clash rule the judges and results.distinct share.
+TEST(CaseRules, PayloadWireForms) {
+  EXPECT_TRUE(KindExactEqual(rules::PayloadWireForm(true, Json::parse(R"(["a", [1]])")),
+                             Json::parse(R"({"0": "a", "1": [1]})")));
+  EXPECT_TRUE(KindExactEqual(rules::PayloadWireForm(true, Json::parse(R"({"k": []})")),
+                             Json::parse(R"({"k": []})")));
+  EXPECT_TRUE(KindExactEqual(rules::PayloadWireForm(true, Json(1)), Json(1)));
+  // Text and error payloads are their text, never parsed: "[1]" stays a string.
+  EXPECT_TRUE(KindExactEqual(rules::PayloadWireForm(false, Json("[1]")), Json("[1]")));
+  EXPECT_TRUE(rules::PayloadsClash(Json::parse(R"({"w": 2})"), Json(2)));
+  EXPECT_TRUE(rules::PayloadsClash(Json(2), Json::parse(R"({"w": 2})")));
+  EXPECT_FALSE(rules::PayloadsClash(Json::parse(R"({"w": 2})"), Json(2.0)));
+  EXPECT_FALSE(rules::PayloadsClash(Json::parse(R"({"w": {"v": 2}})"), Json::parse(R"({"v": 2})")));
+}
+
 // Refuses a numeric selector beyond the scripted functionCall parts.
 TEST_F(CaseLoaderTest, SelectorOutOfRangeIsReported) {
   ExpectOnly(LoadText("adr-226/y_range.json",
