@@ -173,6 +173,15 @@ LoadedCase CaseLoader::Load(const fs::path& file, const fs::path& fixtures_root)
     return loaded;
   }
 
+  // Parsers disagree on a repeated member name (nlohmann keeps the last): a case must mean
+  // the same thing to every runner.
+  if (const auto end = FindDuplicateKey(*text)) {
+    loaded.diagnostics.push_back(At(file, PositionOfOffset(*text, *end == 0 ? 0 : *end - 1),
+                                    rules::kJsonDuplicateKey,
+                                    "a member name repeats within one object"));
+    return loaded;
+  }
+
   // Positions are only needed to report a problem; most files have none.
   std::optional<JsonPositions> positions;
   const auto position_of = [&](const std::string& pointer) {

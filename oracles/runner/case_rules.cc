@@ -220,9 +220,9 @@ void CheckExpectCounts(const Json& document, std::vector<Finding>& out) {
 
 const std::vector<std::string_view>& AllRules() {
   static const std::vector<std::string_view> all = {
-      kFileRead,      kFileName,    kJsonSyntax,       kSchema,       kPrefixExpect,
-      kClauseUnknown, kIdUnique,    kDescriptionStyle, kErrorUnknown, kResultsDistinct,
-      kSelectorRange, kWireRequest, kRefuseExchange};
+      kFileRead,        kFileName,      kJsonSyntax,  kJsonDuplicateKey, kSchema,
+      kPrefixExpect,    kClauseUnknown, kIdUnique,    kDescriptionStyle, kErrorUnknown,
+      kResultsDistinct, kSelectorRange, kWireRequest, kRefuseExchange};
   return all;
 }
 

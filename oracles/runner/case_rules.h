@@ -14,6 +14,7 @@ namespace gemini_oracle::runner::rules {
 inline constexpr std::string_view kFileRead = "file.read";
 inline constexpr std::string_view kFileName = "file.name";
 inline constexpr std::string_view kJsonSyntax = "json.syntax";
+inline constexpr std::string_view kJsonDuplicateKey = "json.duplicate_key";
 inline constexpr std::string_view kSchema = "schema";
 inline constexpr std::string_view kPrefixExpect = "prefix.expect";
 inline constexpr std::string_view kClauseUnknown = "clause.unknown";

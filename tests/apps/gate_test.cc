@@ -133,6 +133,17 @@ INSTANTIATE_TEST_SUITE_P(
                   }
                 }
               }},
+        Fault{"CopiesANativeIdOntoIdlessCalls", "ADR-226.4",
+              [](Json& r) {
+                std::string seen;
+                ForEachPart(r, "functionCall", [&](Json& fc, Json&) {
+                  if (fc.contains("id") && seen.empty()) seen = fc["id"].get<std::string>();
+                });
+                if (seen.empty()) return;
+                ForEachPart(r, "functionCall", [&](Json& fc, Json&) {
+                  if (!fc.contains("id")) fc["id"] = seen;
+                });
+              }},
         Fault{"EmptyArgsAsList", "ADR-224.1",
               [](Json& r) {
                 ForEachPart(r, "functionCall", [](Json& fc, Json&) {
@@ -156,7 +167,7 @@ INSTANTIATE_TEST_SUITE_P(
                   for (auto& part : content["parts"]) part.erase("thoughtSignature");
                 }
               }},
-        Fault{"SplitsResultsOverContents", "ADR-226.3",
+        Fault{"SplitsResultsOverContents", "ADR-226.20",
               [](Json& r) {
                 Json contents = Json::array();
                 for (auto& content : r["contents"]) {

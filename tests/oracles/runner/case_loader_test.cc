@@ -431,7 +431,7 @@ TEST(CaseRules, RuleNamesAreUnique) {
   const auto& all = rules::AllRules();
   std::set<std::string_view> unique(all.begin(), all.end());
   EXPECT_EQ(unique.size(), all.size());
-  EXPECT_EQ(all.size(), 13u);
+  EXPECT_EQ(all.size(), 14u);
 }
 
 }  // namespace
