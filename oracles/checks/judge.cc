@@ -17,6 +17,12 @@ std::vector<Finding> JudgeDecoding(const CaseRun& run) {
                                      "request body is " + decoded[i].error));
       continue;
     }
+    // A repeated member name decodes one way here and maybe another at Google: the judges
+    // would read a request the server may not.
+    if (FindDuplicateKey(run.journal[i].body)) {
+      findings.push_back(MakeFinding("ADR-224.12", kWireViolation, request, "",
+                                     "request body repeats a member name within one object"));
+    }
     if (!decoded[i].body->is_object()) {
       findings.push_back(MakeFinding("ADR-224.12", kWireViolation, request, "",
                                      "request body is not a JSON object"));

@@ -54,6 +54,18 @@ TEST(Decoding, ReportsUndecodableBody) {
   EXPECT_EQ(findings[0].message.find("role"), std::string::npos);
 }
 
+// Reports a body whose object repeats a member name (`"args":[],"args":{}` reads as {} here).
+TEST(Decoding, ReportsRepeatedMemberName) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal(
+      {R"({"contents":[{"role":"user","parts":[{"functionCall":{"name":"f","args":[],"args":{}}}]}]})"});
+  const auto report = testing::ParallelReport();
+  const auto findings = JudgeDecoding({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-224.12");
+  EXPECT_NE(findings[0].message.find("repeats a member name"), std::string::npos);
+}
+
 // Reports a JSON body without a contents list at /contents.
 TEST(Decoding, ReportsBodyWithoutContents) {
   const auto c = MakeCase(testing::kParallelCase);
