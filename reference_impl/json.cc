@@ -1,9 +1,9 @@
 #include "reference_impl/json.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <iterator>
-#include <set>
 #include <vector>
 
 namespace gemini_oracle {
@@ -29,7 +29,10 @@ class DuplicateKeyFinder : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
   bool key(string_t& name) override {
-    found = !open_.back().insert(name).second;
+    // Objects are small: a linear scan beats a tree of strings.
+    auto& names = open_.back();
+    found = std::find(names.begin(), names.end(), name) != names.end();
+    if (!found) names.push_back(std::move(name));
     return !found;
   }
   bool end_object() override {
@@ -43,7 +46,7 @@ class DuplicateKeyFinder : public nlohmann::json_sax<nlohmann::json> {
   }
 
  private:
-  std::vector<std::set<std::string>> open_;
+  std::vector<std::vector<std::string>> open_;
 };
 
 // The SAX interface reports no offsets; an iterator that counts what the parser consumed

@@ -164,7 +164,7 @@ LoadedCase CaseLoader::Load(const fs::path& file, const fs::path& fixtures_root)
   nlohmann::json plain;  // valijson's adapter takes the sorted json type
   try {
     document = Json::parse(*text);
-    plain = nlohmann::json::parse(*text);
+    plain = nlohmann::json(document);  // converting the tree is cheaper than parsing again
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte counts the bytes read, so the offending one is at e.byte - 1.
     const std::size_t offset = e.byte == 0 ? 0 : e.byte - 1;
