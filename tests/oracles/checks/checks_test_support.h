@@ -159,4 +159,23 @@ inline runner::DriverReport IdlessReport() {
   return report;
 }
 
+/// One judge over a good run whose second request is replaced: the usual negative control.
+inline std::vector<Finding> JudgeWithSecondRequest(JudgeFn judge, std::string_view case_json,
+                                                   const std::string& request1,
+                                                   const std::string& request2,
+                                                   const runner::DriverReport& report) {
+  const auto c = MakeCase(case_json);
+  const auto journal = MakeJournal({request1, request2});
+  return judge({c, journal, report});
+}
+
+inline std::vector<Finding> OnParallelRun(JudgeFn judge, const std::string& request2) {
+  return JudgeWithSecondRequest(judge, kParallelCase, kParallelRequest1, request2,
+                                ParallelReport());
+}
+
+inline std::vector<Finding> OnIdlessRun(JudgeFn judge, const std::string& request2) {
+  return JudgeWithSecondRequest(judge, kIdlessCase, kIdlessRequest1, request2, IdlessReport());
+}
+
 }  // namespace gemini_oracle::checks::testing

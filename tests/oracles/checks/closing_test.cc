@@ -4,17 +4,12 @@
 namespace gemini_oracle::checks {
 namespace {
 
-using testing::MakeCase;
-using testing::MakeJournal;
 using testing::Places;
 using testing::Replace;
 using testing::Where;
 
 std::vector<Finding> JudgeParallelSecondRequest(const std::string& request2) {
-  const auto c = MakeCase(testing::kParallelCase);
-  const auto journal = MakeJournal({testing::kParallelRequest1, request2});
-  const auto report = testing::ParallelReport();
-  return JudgeClosing({c, journal, report});
+  return testing::OnParallelRun(&JudgeClosing, request2);
 }
 
 // Finds nothing when the closing request sets NONE and still declares its tools.

@@ -44,10 +44,7 @@ const std::string kCarriedRequest1 =
     R"({"role":"user","parts":[{"text":"go on"}]}]})";
 
 std::vector<Finding> JudgeParallelSecondRequest(const std::string& request2) {
-  const auto c = MakeCase(testing::kParallelCase);
-  const auto journal = MakeJournal({testing::kParallelRequest1, request2});
-  const auto report = testing::ParallelReport();
-  return JudgeReplay({c, journal, report});
+  return testing::OnParallelRun(&JudgeReplay, request2);
 }
 
 std::vector<Finding> JudgeCarried(const std::string& request1) {

@@ -11,17 +11,11 @@ using testing::Replace;
 using testing::Where;
 
 std::vector<Finding> JudgeParallelSecondRequest(const std::string& request2) {
-  const auto c = MakeCase(testing::kParallelCase);
-  const auto journal = MakeJournal({testing::kParallelRequest1, request2});
-  const auto report = testing::ParallelReport();
-  return JudgeResults({c, journal, report});
+  return testing::OnParallelRun(&JudgeResults, request2);
 }
 
 std::vector<Finding> JudgeIdlessSecondRequest(const std::string& request2) {
-  const auto c = MakeCase(testing::kIdlessCase);
-  const auto journal = MakeJournal({testing::kIdlessRequest1, request2});
-  const auto report = testing::IdlessReport();
-  return JudgeResults({c, journal, report});
+  return testing::OnIdlessRun(&JudgeResults, request2);
 }
 
 // Finds nothing when reversed results come back by native id in one user content.
