@@ -2,6 +2,7 @@
 
 #include <httplib.h>
 
+#include <atomic>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
@@ -72,6 +73,7 @@ struct GeminiHttpClient::Impl {
   ClientOptions options;
   std::string path_prefix;
   httplib::Client client;
+  std::atomic<bool> cancelled{false};
 };
 
 GeminiHttpClient::GeminiHttpClient(ClientOptions options) {
@@ -90,6 +92,14 @@ GeminiHttpClient::GeminiHttpClient(ClientOptions options) {
 
 GeminiHttpClient::~GeminiHttpClient() = default;
 
+void GeminiHttpClient::Cancel() {
+  impl_->cancelled = true;
+  // Shuts the socket of a request in flight, so the waiting thread's read fails now.
+  impl_->client.stop();
+}
+
+void GeminiHttpClient::ResetCancel() { impl_->cancelled = false; }
+
 void GeminiHttpClient::Rebase(const std::string& base_url) {
   SplitUrl split = SplitBaseUrl(base_url);
   if (split.scheme_host_port != SplitBaseUrl(impl_->options.base_url).scheme_host_port) {
@@ -103,8 +113,15 @@ Json GeminiHttpClient::GenerateContent(const std::string& model, const Json& bod
   const std::string path = impl_->path_prefix + "/" + impl_->options.api_version + "/models/" +
                            std::string(BareModel(model)) + ":generateContent";
   const httplib::Headers headers = {{"x-goog-api-key", impl_->options.api_key}};
+  const auto cancelled = [] {
+    HttpFailure failure;
+    failure.provider_message = "cancelled";
+    return ProviderError("http.transport", std::move(failure));
+  };
+  if (impl_->cancelled) throw cancelled();
   const httplib::Result result =
       impl_->client.Post(path, headers, DumpJson(body), "application/json");
+  if (impl_->cancelled) throw cancelled();
   if (!result) {
     HttpFailure failure;
     // The library's error name ("Connection", "Read", ...) quotes nothing of the exchange.

@@ -31,6 +31,13 @@ class GeminiHttpClient {
   /// http.body (2xx that is not JSON).
   Json GenerateContent(const std::string& model, const Json& body);
 
+  /// Makes the request under way, and every later one until ResetCancel(), fail at once with
+  /// http.transport. Thread-safe: meant for a watchdog thread while another thread waits in
+  /// GenerateContent().
+  void Cancel();
+  /// Lets requests through again after Cancel().
+  void ResetCancel();
+
   /// Points later requests at another base URL of the same scheme, host and port, keeping
   /// the open keep-alive connection. Throws std::invalid_argument for another origin.
   void Rebase(const std::string& base_url);

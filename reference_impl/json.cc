@@ -8,7 +8,55 @@
 
 namespace gemini_oracle {
 
-Json ParseJson(std::string_view text) { return Json::parse(text.begin(), text.end()); }
+namespace {
+
+// The offset of the bracket that opens level kMaxJsonDepth + 1, or npos. A scan of the bytes
+// instead of a parser callback: it costs one pass without allocating, and nlohmann then never
+// builds a tree too deep for the recursive code after it. Brackets inside strings do not count;
+// for valid JSON the scan sees exactly the parser's nesting, and invalid JSON fails to parse.
+std::size_t TooDeepAt(std::string_view text) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;  // an escaped quote does not end the string
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    switch (c) {
+      case '"':
+        in_string = true;
+        break;
+      case '[':
+      case '{':
+        if (++depth > kMaxJsonDepth) return i;
+        break;
+      case ']':
+      case '}':
+        if (depth > 0) --depth;
+        break;
+      default:
+        break;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
+Json ParseJson(std::string_view text) {
+  if (const std::size_t at = TooDeepAt(text); at != std::string_view::npos) {
+    throw Json::parse_error::create(101, at + 1,
+                                    "syntax error while parsing value - nesting deeper than " +
+                                        std::to_string(kMaxJsonDepth) + " levels",
+                                    nullptr);
+  }
+  return Json::parse(text.begin(), text.end());
+}
 
 namespace {
 

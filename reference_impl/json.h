@@ -1,6 +1,7 @@
 #pragma once
 // Kind-preserving JSON for everything that touches the wire or the transcript.
 
+#include <cstddef>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -12,7 +13,17 @@ namespace gemini_oracle {
 /// `1.0` and `-0.0` as written. Reports use sorted `nlohmann::json` instead.
 using Json = nlohmann::ordered_json;
 
-/// Parses with exceptions (nlohmann::json::parse_error carries the byte position).
+/// Arrays and objects nest at most this deep in anything ParseJson returns (the root is level
+/// 1). Google's API decodes Struct values with protobuf's recursion limit of 100, so no real
+/// exchange comes near it; the bound keeps every recursive step after parsing (copies, dumps,
+/// equality, request building, judging) far from the stack's end, in sanitizer builds too.
+inline constexpr std::size_t kMaxJsonDepth = 512;
+
+/// Parses with exceptions, both derived from Json::exception (catch that to refuse any text):
+/// - Json::parse_error (id 101 and up; `byte` is the 1-based offset) for a syntax error and
+///   for nesting deeper than kMaxJsonDepth, which is refused before anything is built;
+/// - Json::out_of_range (id 406) for a number whose magnitude overflows a double (1e999, a
+///   400-digit integer).
 Json ParseJson(std::string_view text);
 
 /// The byte offset just past the first member name that repeats within one object, or

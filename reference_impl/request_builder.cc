@@ -136,16 +136,21 @@ Json ResultToResponseObject(const std::string& content, bool is_error) {
     wrapped["error"] = content;
     return wrapped;
   }
-  Json decoded = Json::parse(content, nullptr, /*allow_exceptions=*/false);
-  // Plain text, or JSON whose repeated member names a decoder would silently collapse: sent
-  // as the text itself, so nothing the tool returned is lost.
-  if (decoded.is_discarded() || FindDuplicateKey(content)) {
+  // Plain text, JSON no decoder reads alike (a repeated member name, a number beyond a double)
+  // or nested deeper than kMaxJsonDepth: sent as the text itself, so nothing the tool returned
+  // is lost and nothing too deep reaches the recursive dump.
+  std::optional<Json> decoded;
+  try {
+    decoded = ParseJson(content);
+  } catch (const Json::exception&) {
+  }
+  if (!decoded || FindDuplicateKey(content)) {
     wrapped["output"] = content;
     return wrapped;
   }
-  if (decoded.is_object()) return decoded;                         // ADR-224.2
-  if (decoded.is_array()) return ListAsNumericKeyObject(decoded);  // ADR-224.4
-  wrapped["output"] = std::move(decoded);                          // ADR-224.5
+  if (decoded->is_object()) return std::move(*decoded);              // ADR-224.2
+  if (decoded->is_array()) return ListAsNumericKeyObject(*decoded);  // ADR-224.4
+  wrapped["output"] = std::move(*decoded);                           // ADR-224.5
   return wrapped;
 }
 

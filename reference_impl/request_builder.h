@@ -23,7 +23,8 @@ Json BuildRequest(const Transcript& transcript, const RequestOptions& options);
 
 /// ADR-224.1/2/4/5: the object root for a tool result's content.
 /// JSON object -> itself; JSON list -> {"0":..,"1":..}; JSON scalar -> {"output": value};
-/// non-JSON text, or JSON with a repeated member name -> {"output": text};
+/// non-JSON text, JSON with a repeated member name, a number beyond a double or nesting deeper
+/// than kMaxJsonDepth -> {"output": text};
 /// an error -> {"error": text}.
 Json ResultToResponseObject(const std::string& content, bool is_error);
 

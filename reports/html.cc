@@ -54,9 +54,26 @@ void WriteFindings(const nlohmann::json& result, std::ostream& out) {
     if (finding.is_object() && finding.contains("actual")) {
       out << ", actual " << Code(dump(finding["actual"]));
     }
+    if (const std::string absent = AbsentText(finding); !absent.empty()) {
+      out << " (" << Code(absent) << ")";
+    }
     out << "</li>\n";
   }
   out << "</ul>\n";
+}
+
+// A bad fixture's diagnostics and the request bodies that were sent, folded.
+void WriteEvidence(const nlohmann::json& result, std::ostream& out) {
+  const auto diagnostics = DiagnosticLines(result);
+  if (!diagnostics.empty()) {
+    out << "<ul>\n";
+    for (const auto& line : diagnostics) out << "<li>" << Code(line) << "</li>\n";
+    out << "</ul>\n";
+  }
+  for (const auto& [label, body] : SentRequests(result)) {
+    out << "<details><summary>" << HtmlEscape(label) << "</summary><pre>"
+        << HtmlEscape(body) << "</pre></details>\n";
+  }
 }
 
 }  // namespace
@@ -99,6 +116,7 @@ void WriteHtml(const nlohmann::json& index, std::ostream& out) {
       out << "<p>" << HtmlEscape(description) << "</p>\n";
     }
     WriteFindings(result, out);
+    WriteEvidence(result, out);
     out << "</section>\n";
   }
   if (!any) out << "<p>None.</p>\n";

@@ -74,12 +74,8 @@ nlohmann::json BuildIndex(nlohmann::json context, nlohmann::json results) {
   return index;
 }
 
-void WriteIndex(const nlohmann::json& index, const std::filesystem::path& path) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error(path.generic_string() + ": cannot write the report index");
+void WriteIndexTo(const nlohmann::json& index, std::ostream& out) {
   out << index.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  out.flush();
-  if (!out) throw std::runtime_error(path.generic_string() + ": write failed");
 }
 
 }  // namespace gemini_oracle::reports

@@ -3,13 +3,14 @@
 // It uses the sorted nlohmann::json, so keys always come out in the same order.
 
 #include <filesystem>
+#include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
 namespace gemini_oracle::reports {
 
 /// Bumped when a field of the index changes meaning or disappears (README.md documents it).
-inline constexpr int kJsonSchemaVersion = 1;
+inline constexpr int kJsonSchemaVersion = 2;
 
 /// The closed verdict set.
 inline constexpr std::string_view kPass = "pass";
@@ -42,7 +43,6 @@ struct IndexParts {
 IndexParts ReadIndex(const nlohmann::json& index);
 
 /// Writes the index as indented JSON with a final newline (invalid UTF-8 replaced).
-/// Throws std::runtime_error when the file cannot be written.
-void WriteIndex(const nlohmann::json& index, const std::filesystem::path& path);
+void WriteIndexTo(const nlohmann::json& index, std::ostream& out);
 
 }  // namespace gemini_oracle::reports

@@ -43,6 +43,18 @@ std::string Details(const nlohmann::json& result) {
   if (result.is_object() && it != result.end() && it->is_array()) {
     for (const auto& finding : *it) text += "\n- " + FindingLine(finding);
   }
+  for (const auto& line : DiagnosticLines(result)) {
+    text += "\n- " + StringField(result, "file") + ":" + line;
+  }
+  return text;
+}
+
+// The request bodies a failing result kept, for the CI log's test output.
+std::string SentText(const nlohmann::json& result) {
+  std::string text;
+  for (const auto& [label, body] : SentRequests(result)) {
+    text += (text.empty() ? "" : "\n") + label + "\n" + body;
+  }
   return text;
 }
 
@@ -57,9 +69,11 @@ void WriteCase(const nlohmann::json& result, const std::string& folder, std::ost
   }
   out << ">\n";
   const std::string body = XmlEscape(Details(result));
+  const std::string sent = SentText(result);
   if (verdict == kFail) {
     out << "      <failure message=\"" << XmlEscape(reason.empty() ? verdict : reason)
         << "\" type=\"fail\">" << body << "</failure>\n";
+    if (!sent.empty()) out << "      <system-out>" << XmlEscape(sent) << "</system-out>\n";
   } else if (verdict == kSkipped || verdict == kKnown || verdict == kImplementationDefined) {
     out << "      <skipped message=\""
         << XmlEscape(reason.empty() ? verdict : verdict + ": " + reason) << "\"/>\n";
@@ -68,6 +82,7 @@ void WriteCase(const nlohmann::json& result, const std::string& folder, std::ost
     const std::string type = verdict.empty() ? "error" : verdict;
     out << "      <error message=\"" << XmlEscape(reason.empty() ? type : reason) << "\" type=\""
         << XmlEscape(type) << "\">" << body << "</error>\n";
+    if (!sent.empty()) out << "      <system-out>" << XmlEscape(sent) << "</system-out>\n";
   }
   out << "    </testcase>\n";
 }

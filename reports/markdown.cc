@@ -38,7 +38,21 @@ void WriteFinding(const nlohmann::json& finding, std::ostream& out) {
   if (finding.is_object() && finding.contains("actual")) {
     out << ", actual " << MarkdownCode(dump(finding["actual"]));
   }
+  if (const std::string absent = AbsentText(finding); !absent.empty()) {
+    out << " (" << MarkdownCode(absent) << ")";
+  }
   out << "\n";
+}
+
+// What a gating result keeps besides its findings: a bad fixture's diagnostics and the
+// request bodies that were sent.
+void WriteEvidence(const nlohmann::json& result, std::ostream& out) {
+  const auto diagnostics = DiagnosticLines(result);
+  for (const auto& line : diagnostics) out << "- " << MarkdownCode(line) << "\n";
+  if (!diagnostics.empty()) out << "\n";
+  for (const auto& [label, body] : SentRequests(result)) {
+    out << MarkdownEscape(label) << "\n\n" << MarkdownFence(body, "json") << "\n";
+  }
 }
 
 }  // namespace
@@ -84,6 +98,7 @@ void WriteMarkdown(const nlohmann::json& index, std::ostream& out) {
       for (const auto& finding : *it) WriteFinding(finding, out);
       out << "\n";
     }
+    WriteEvidence(result, out);
   }
   if (!any) out << "None.\n\n";
 

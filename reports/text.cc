@@ -246,7 +246,60 @@ std::string FindingLine(const nlohmann::json& finding) {
   if (finding.is_object() && finding.contains("actual")) {
     line += "; actual " + dump(finding["actual"]);
   }
+  if (const std::string absent = AbsentText(finding); !absent.empty()) line += " (" + absent + ")";
   return line;
+}
+
+std::string AbsentText(const nlohmann::json& finding) {
+  if (!finding.is_object()) return {};
+  const auto absent = finding.find("absent");
+  if (absent == finding.end() || !absent->is_boolean() || !absent->get<bool>()) return {};
+  const auto it = finding.find("nearest_value");
+  std::string pointer = StringField(finding, "nearest_pointer");
+  return "absent; nearest existing " + (pointer.empty() ? std::string("(root)") : pointer) +
+         " = " +
+         (it == finding.end()
+              ? std::string("?")
+              : it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+std::vector<std::string> DiagnosticLines(const nlohmann::json& result) {
+  std::vector<std::string> lines;
+  const auto it = result.is_object() ? result.find("diagnostics") : result.end();
+  if (!result.is_object() || it == result.end() || !it->is_array()) return lines;
+  for (const auto& d : *it) {
+    lines.push_back(StringField(d, "line") + ":" + StringField(d, "column") + ": " +
+                    StringField(d, "message") + " [" + StringField(d, "rule") + "]");
+  }
+  return lines;
+}
+
+std::vector<std::pair<std::string, std::string>> SentRequests(const nlohmann::json& result) {
+  std::vector<std::pair<std::string, std::string>> sent;
+  const auto it = result.is_object() ? result.find("sent") : result.end();
+  if (!result.is_object() || it == result.end() || !it->is_array()) return sent;
+  for (const auto& request : *it) {
+    std::string label = "request " + StringField(request, "request") + ": " +
+                        StringField(request, "method") + " " + StringField(request, "path");
+    if (const std::string query = StringField(request, "query"); !query.empty()) {
+      label += "?" + query;
+    }
+    sent.emplace_back(std::move(label), StringField(request, "body"));
+  }
+  return sent;
+}
+
+std::string MarkdownFence(std::string_view text, std::string_view info) {
+  std::size_t longest = 0;
+  std::size_t run = 0;
+  for (const char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+  std::string block = fence + std::string(info) + "\n" + SanitizeText(text);
+  if (block.back() != '\n') block += "\n";
+  return block + fence + "\n";
 }
 
 }  // namespace gemini_oracle::reports

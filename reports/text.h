@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace gemini_oracle::reports {
@@ -45,7 +46,21 @@ std::vector<std::string> StringList(const nlohmann::json& object, const char* ke
 std::string FolderOf(const std::string& id);
 
 /// One finding on one line: "ADR-224.1 (must) request 2 at /p: message; expected 1,
-/// actual 1.0".
+/// actual 1.0", plus where the request stops when the pointer is absent from it.
 std::string FindingLine(const nlohmann::json& finding);
+
+/// For a finding whose pointer the request lacks: "absent; nearest existing /a/b = {...}".
+/// Empty otherwise.
+std::string AbsentText(const nlohmann::json& finding);
+
+/// A bad fixture's diagnostics, one "line:column: message [rule]" each.
+std::vector<std::string> DiagnosticLines(const nlohmann::json& result);
+
+/// The request bodies a result keeps (`sent`): a label ("request 1: POST /v1beta/...") and
+/// the raw body, in journal order.
+std::vector<std::pair<std::string, std::string>> SentRequests(const nlohmann::json& result);
+
+/// A fenced Markdown code block that no backtick run in `text` can close early.
+std::string MarkdownFence(std::string_view text, std::string_view info = "");
 
 }  // namespace gemini_oracle::reports

@@ -13,24 +13,66 @@
 namespace gemini_oracle::reports {
 namespace {
 
-void WriteFile(const std::filesystem::path& path, const std::function<void(std::ostream&)>& write) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw std::runtime_error(path.generic_string() + ": cannot write the report");
-  write(out);
-  out.flush();
-  if (!out) throw std::runtime_error(path.generic_string() + ": write failed");
+namespace fs = std::filesystem;
+
+// A reader sees the old file or the whole new one, never a part: the text goes to a
+// temporary file in the same folder, which then replaces the report in one rename.
+void WriteFile(const fs::path& path, const std::function<void(std::ostream&)>& write) {
+  const fs::path temporary = path.parent_path() / ("." + path.filename().string() + ".partial");
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error(path.generic_string() + ": cannot write the report");
+    write(out);
+    out.flush();
+    if (!out) {
+      std::error_code ignored;
+      fs::remove(temporary, ignored);
+      throw std::runtime_error(path.generic_string() + ": write failed");
+    }
+  }
+  std::error_code error;
+  fs::rename(temporary, path, error);
+  if (error) {
+    fs::remove(temporary, error);
+    throw std::runtime_error(path.generic_string() + ": cannot replace the report");
+  }
 }
 
 }  // namespace
 
-void WriteAll(const nlohmann::json& index, const std::filesystem::path& dir) {
+const std::vector<std::string>& ReportFileNames() {
+  static const std::vector<std::string> names = {"index.json", "junit.xml", "summary.md",
+                                                 "summary.html"};
+  return names;
+}
+
+void PrepareReportDir(const fs::path& dir) {
   std::error_code error;
-  std::filesystem::create_directories(dir, error);
+  fs::create_directories(dir, error);
+  if (error || !fs::is_directory(dir, error)) {
+    throw std::runtime_error(dir.generic_string() + ": cannot create the report folder");
+  }
+  // Yesterday's verdict must never outlive a run that stops before writing today's.
+  for (const auto& name : ReportFileNames()) {
+    fs::remove(dir / name, error);
+    if (error) {
+      throw std::runtime_error((dir / name).generic_string() +
+                               ": cannot remove the previous report: " + error.message());
+    }
+  }
+  WriteFile(dir / ".write-probe", [](std::ostream& out) { out << "probe\n"; });
+  fs::remove(dir / ".write-probe", error);
+}
+
+void WriteAll(const nlohmann::json& index, const fs::path& dir) {
+  std::error_code error;
+  fs::create_directories(dir, error);
   if (error) throw std::runtime_error(dir.generic_string() + ": " + error.message());
-  WriteIndex(index, dir / "index.json");
+  // The index last: a reader that finds it finds the other formats of the same run.
   WriteFile(dir / "junit.xml", [&](std::ostream& out) { WriteJunit(index, out); });
   WriteFile(dir / "summary.md", [&](std::ostream& out) { WriteMarkdown(index, out); });
   WriteFile(dir / "summary.html", [&](std::ostream& out) { WriteHtml(index, out); });
+  WriteFile(dir / "index.json", [&](std::ostream& out) { WriteIndexTo(index, out); });
 }
 
 }  // namespace gemini_oracle::reports

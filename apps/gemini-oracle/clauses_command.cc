@@ -31,6 +31,15 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
   }
 
   int status = corpus.ok() ? 0 : kExitBadInput;
+  if (!corpus.ok()) {
+    // The table below counts only the cases that loaded; say why the exit status is 4.
+    for (auto d : corpus.diagnostics) {
+      d.file = DisplayPath(d.file);
+      err << runner::FormatDiagnostic(d) << "\n";
+    }
+    err << "gemini-oracle clauses: " << corpus.diagnostics.size()
+        << " problem(s) in the fixtures (listed above); their cases are not counted below\n";
+  }
   std::size_t uncovered = 0;
   nlohmann::json table = nlohmann::json::array();
   for (const auto& clause : loader->registry().clauses()) {

@@ -2,6 +2,7 @@
 // The subcommands of gemini-oracle. Each returns the process exit status, whose bits are:
 // 1 conformance failure, 2 harness error, 4 bad fixture or usage.
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
@@ -32,6 +33,8 @@ struct RunArgs {
   bool fail_fast = false;
   std::optional<std::size_t> max_fail;
   std::optional<std::uint64_t> seed;  // default: from the clock, printed
+  std::chrono::milliseconds case_timeout{60000};  // 0: no limit
+  bool keep_requests = false;         // request bodies of every case in the reports
   bool progress = false;              // one-line display (on a terminal)
 };
 int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err);

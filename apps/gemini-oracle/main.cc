@@ -3,13 +3,39 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdio>
 #include <iostream>
+#include <string>
 
 #include "apps/gemini-oracle/commands.h"
 
 namespace cli = gemini_oracle::cli;
 
+namespace {
+
+// CLI11's own range check prints the bound of the type (a 309-digit number for size_t).
+std::string AtLeastOne(const std::string& text) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) {
+    return "takes a whole number of at least 1, got '" + text + "'";
+  }
+  if (text.find_first_not_of('0') == std::string::npos) return "takes a number of at least 1";
+  return {};
+}
+
+std::string Seconds(const std::string& text) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+      text.size() > 7) {
+    return "takes whole seconds from 0 (no limit) to 9999999, got '" + text + "'";
+  }
+  return {};
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  // Line by line even into a pipe, so a run that is killed still shows its seed and progress.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   CLI::App app{"gemini-oracle: conformance oracles for Gemini generateContent adapters"};
   app.require_subcommand(1);
   app.set_version_flag("--version", GEMINI_ORACLE_VERSION);
@@ -34,7 +60,14 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   run_cmd->add_flag("--fail-fast", run.fail_fast, "Stop after the first gating result");
   auto* max_fail_opt = run_cmd->add_option("--max-fail", max_fail, "Stop after N gating results")
-                           ->check(CLI::PositiveNumber);
+                           ->check(AtLeastOne, "N >= 1");
+  unsigned case_timeout_s = 60;
+  run_cmd->add_option("--case-timeout", case_timeout_s,
+                      "Seconds one case may take before its verdict is timeout (0: no limit)")
+      ->check(Seconds, "SECONDS")
+      ->capture_default_str();
+  run_cmd->add_flag("--keep-requests", run.keep_requests,
+                    "Keep the request bodies of every case in the reports (default: failures)");
   auto* seed_opt = run_cmd->add_option("--seed", seed, "Execution-order seed (printed)");
 
   cli::CheckArgs check;
@@ -42,7 +75,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> check_paths;
   auto* check_cmd = app.add_subcommand("check", "Validate fixture files (schema and rules)");
   check_cmd->add_option("--fixtures", check_fixtures, "Fixture folder");
-  check_cmd->add_option("paths", check_paths, "Files to check (default: the whole corpus)");
+  check_cmd->add_option("paths", check_paths, "Case files or folders to check (default: the whole corpus)");
 
   cli::ClausesArgs clauses;
   std::string clauses_fixtures;
@@ -66,6 +99,7 @@ int main(int argc, char** argv) {
     run.report_dir = report_dir;
     if (*max_fail_opt) run.max_fail = max_fail;
     if (*seed_opt) run.seed = seed;
+    run.case_timeout = std::chrono::seconds(case_timeout_s);
     run.progress = isatty(STDERR_FILENO) != 0;
     return cli::RunCommand(run, std::cout, std::cerr);
   }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -62,6 +63,14 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     err << "gemini-oracle run: --shard takes i/n with 1 <= i <= n, got '" << args.shard << "'\n";
     return kExitBadInput;
   }
+  // Before anything runs: a run that cannot write its verdict must not start, and the
+  // previous run's reports must not survive a run that dies.
+  try {
+    reports::PrepareReportDir(args.report_dir);
+  } catch (const std::exception& e) {
+    err << "gemini-oracle run: --report-dir: " << e.what() << "\n";
+    return kExitBadInput;
+  }
   std::optional<runner::CaseLoader> loader;
   runner::CorpusCheck corpus;
   try {
@@ -71,25 +80,40 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     err << "gemini-oracle run: " << e.what() << "\n";
     return kExitBadInput;
   }
-  // A bad fixture is reported and never counts as a pass; the rest still runs.
+  // A bad fixture is reported (here and in every report) and never counts as a pass; the
+  // rest still runs.
   for (auto d : corpus.diagnostics) {
     d.file = DisplayPath(d.file);
     err << runner::FormatDiagnostic(d) << "\n";
   }
   if (!corpus.ok()) status |= kExitBadInput;
 
+  std::size_t matching = 0;
   std::vector<runner::Case> selected;
   for (auto& c : corpus.cases) {
-    if (runner::MatchesFilter(c, args.filter) && runner::InShard(c, *shard)) {
-      selected.push_back(std::move(c));
-    }
+    if (!runner::MatchesFilter(c, args.filter)) continue;
+    ++matching;
+    if (runner::InShard(c, *shard)) selected.push_back(std::move(c));
   }
   const std::uint64_t seed = args.seed.value_or(ClockSeed());
   out << "gemini-oracle run: " << selected.size() << " cases, seed " << seed << ", jobs "
       << args.jobs << ", shard " << shard->index << "/" << shard->count << "\n";
-  if (selected.empty()) {
-    err << "gemini-oracle run: no case selected; nothing was checked\n";
+  if (matching == 0 && !corpus.cases.empty()) {
+    err << "gemini-oracle run: --filter '" << args.filter
+        << "' selects none of the " << corpus.cases.size()
+        << " cases; a filter is a clause id prefix (ADR-226.3, ADR-), a feature (parallel) or a "
+           "glob over ids and file names (adr-226/y_*, *identical*)\n";
     return status | kExitBadInput;
+  }
+  if (corpus.cases.empty() && corpus.ok()) {
+    err << "gemini-oracle run: no case found under " << DisplayPath(args.fixtures)
+        << "; nothing was checked\n";
+    return status | kExitBadInput;
+  }
+  if (selected.empty() && matching > 0) {
+    // More shards than cases is a valid CI matrix: this shard simply has nothing to do.
+    out << "gemini-oracle run: shard " << shard->index << "/" << shard->count << " holds none of the "
+        << matching << " selected cases\n";
   }
 
   runner::SuiteOptions options;
@@ -98,9 +122,15 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   options.fail_fast = args.fail_fast;
   options.max_fail = args.max_fail;
   options.seed = seed;
+  options.case_timeout = args.case_timeout;
+  options.keep_requests = args.keep_requests;
   options.relative_to = std::filesystem::absolute(args.source_root);
+  const auto started = std::chrono::steady_clock::now();
+  auto last_line = started;
+  std::size_t failing = 0;
   options.progress = [&](const nlohmann::json& result, std::size_t done, std::size_t total) {
     const bool gating = reports::Gates(result);
+    if (gating) ++failing;
     if (args.progress) {
       err << "\r\033[K[" << done << "/" << total << "] " << result["verdict"].get<std::string>()
           << " " << result["id"].get<std::string>() << std::flush;
@@ -110,12 +140,30 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
       err << result["verdict"].get<std::string>() << ": " << result["id"].get<std::string>() << " ("
           << result["reason"].get<std::string>() << ")\n";
     }
+    if (!args.progress) {
+      // Not a terminal (a CI log): a line every tenth of the run and at least every 5 s.
+      const auto now = std::chrono::steady_clock::now();
+      const std::size_t step = std::max<std::size_t>(1, (total + 9) / 10);
+      if (done % step == 0 || done == total || now - last_line >= std::chrono::seconds(5)) {
+        last_line = now;
+        err << "progress: " << done << "/" << total << " cases, " << failing << " gating, "
+            << std::chrono::duration_cast<std::chrono::milliseconds>(now - started).count()
+            << " ms\n";
+      }
+    }
   };
   const auto started_at = UtcNow();
-  nlohmann::json results = runner::RunSuite(
-      selected, loader->registry(), [] { return std::make_unique<runner::ReferenceDriver>(); },
-      options);
+  nlohmann::json results = selected.empty()
+                               ? nlohmann::json::array()
+                               : runner::RunSuite(selected, loader->registry(),
+                                                  [] { return std::make_unique<runner::ReferenceDriver>(); },
+                                                  options);
   if (args.progress) err << "\r\033[K" << std::flush;
+  const nlohmann::json bad = runner::BadFixtureResults(corpus.diagnostics, args.fixtures, *shard, options);
+  for (const auto& entry : bad) results.push_back(entry);
+  std::stable_sort(results.begin(), results.end(), [](const auto& a, const auto& b) {
+    return a["id"].template get<std::string>() < b["id"].template get<std::string>();
+  });
 
   nlohmann::json context = nlohmann::json::object();
   context["tool"] = "gemini-oracle";
@@ -128,7 +176,8 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   context["filter"] = args.filter;
   context["shard"] = args.shard;
   context["jobs"] = args.jobs;
-  context["bad_fixtures"] = corpus.diagnostics.size();
+  context["case_timeout_ms"] = args.case_timeout.count();
+  context["bad_fixtures"] = bad.size();
   nlohmann::json levels = nlohmann::json::object();
   for (const auto& clause : loader->registry().clauses()) {
     levels[clause.id] = std::string(runner::ToString(clause.level));
@@ -143,17 +192,17 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   }
 
   const nlohmann::json& s = index["summary"];
-  const auto count = [&](const char* key) { return s.value(key, 0); };
-  if (count("errors") + count("timeouts") > 0) status |= kExitHarness;
+  const auto count = [&](const char* key) { return s.value(key, std::size_t{0}); };
+  // Bad fixtures are errors in the reports, but their exit bit is the bad-input one.
+  if (count("errors") > bad.size() || count("timeouts") > 0) status |= kExitHarness;
   if (count("failed") > 0) status |= kExitConformance;
-  out << "reports: " << args.report_dir.string()
+  out << "reports: " << DisplayPath(args.report_dir)
       << "/{index.json,junit.xml,summary.md,summary.html}\n";
-  out << "details: " << count("errors") << " errors, " << count("timeouts") << " timeouts, "
-      << count("known") << " known, " << count("implementation_defined")
-      << " implementation-defined, " << corpus.diagnostics.size() << " bad fixture diagnostics\n";
-  out << "gemini-oracle: " << count("passed") << " passed, "
-      << count("failed") + count("errors") + count("timeouts") << " failed, " << count("skipped")
-      << " skipped\n";
+  out << "gemini-oracle: " << count("passed") << " passed, " << count("failed") << " failed, "
+      << count("skipped") << " skipped, " << count("implementation_defined")
+      << " implementation-defined, " << count("errors") << " errors (" << bad.size()
+      << " bad fixtures), " << count("timeouts") << " timeouts, " << count("known") << " known; "
+      << count("total") << " in all\n";
   return status;
 }
 

@@ -6,26 +6,26 @@
 #include <atomic>
 #include <cctype>
 #include <chrono>
-#include <map>
+#include <condition_variable>
+#include <memory>
 #include <mutex>
+#include <optional>
+#include <shared_mutex>
 #include <stdexcept>
 #include <string_view>
 #include <thread>
+#include <unordered_map>
 #include <utility>
 
 #include "oracles/capture/google_error.h"
+#include "oracles/capture/http_server_setup.h"
+#include "oracles/capture/packed_journal.h"
 #include "oracles/capture/route.h"
 
 namespace gemini_oracle::capture {
 namespace {
 
 constexpr char kHost[] = "127.0.0.1";
-// A keep-alive connection holds a worker for its whole life, so the pool is sized for
-// several concurrent clients rather than for the cores.
-constexpr std::size_t kWorkerThreads = 16;
-// cpp-httplib closes a keep-alive connection after 5 requests by default; a long
-// conversation should stay on one connection, as it would against Google.
-constexpr std::size_t kKeepAliveMaxRequests = 1000000;
 constexpr char kAnyPath[] = R"([\s\S]*)";
 constexpr char kJsonType[] = "application/json";
 constexpr std::string_view kWho = "gemini-oracle capture: ";
@@ -47,9 +47,10 @@ bool IsFramingHeader(std::string_view name) {
   return EqualsIgnoreCase(name, "content-length") || EqualsIgnoreCase(name, "transfer-encoding");
 }
 
-std::string RawQuery(const httplib::Request& req) {
-  const std::size_t mark = req.target.find('?');
-  return mark == std::string::npos ? std::string() : req.target.substr(mark + 1);
+std::string_view RawQuery(const httplib::Request& req) {
+  const std::string_view target = req.target;
+  const std::size_t mark = target.find('?');
+  return mark == std::string_view::npos ? std::string_view() : target.substr(mark + 1);
 }
 
 std::string_view GoogleStatusFor(int code) {
@@ -86,12 +87,66 @@ void Serve(const ScriptedResponse& turn, httplib::Response& res) {
     }
   }
   // An SSE turn would set a chunked content provider here instead of a fixed body.
+  // Copied rather than moved out of the script, so that the worker frees memory it allocated
+  // itself: glibc frees another thread's memory under that thread's arena lock, which every
+  // worker would then share.
   res.set_content(turn.body, content_type);
 }
 
+// Packs everything the journal keeps of a request into `out`, which it clears first. Secrets
+// are redacted here, so they are never stored.
+void Pack(const httplib::Request& req, const Route& route, std::string& out) {
+  const std::string query = RedactQuery(RawQuery(req));
+  std::size_t headers = 0;
+  std::size_t size = PackedSize(req.method.size()) + PackedSize(route.api_path.size()) +
+                     PackedSize(query.size()) + PackedSize(0) + PackedSize(req.body.size());
+  for (const auto& [name, value] : req.headers) {
+    if (IsInjectedHeader(name)) continue;
+    ++headers;
+    size += PackedSize(name.size()) +
+            PackedSize(IsSecretHeader(name) ? kRedacted.size() : value.size());
+  }
+  out.clear();
+  out.reserve(size);
+  PackField(out, req.method);
+  PackField(out, route.api_path);
+  PackField(out, query);
+  PackCount(out, headers);
+  for (const auto& [name, value] : req.headers) {
+    if (IsInjectedHeader(name)) continue;
+    PackField(out, name);
+    PackField(out, IsSecretHeader(name) ? kRedacted : std::string_view(value));
+  }
+  PackField(out, req.body);
+}
+
+// Each worker packs into its own buffer, which then needs no allocation per request.
+std::string& PackBuffer() {
+  thread_local std::string buffer;
+  return buffer;
+}
+
 struct Script {
-  std::vector<ScriptedResponse> turns;
-  std::size_t next_turn = 0;  // counts only the :generateContent requests it answered
+  std::vector<ScriptedResponse> turns;  // never changed once added
+  std::size_t next_turn = 0;            // counts only the :generateContent requests it answered
+};
+
+// Everything kept under one id. Each has its own lock: connections on different scripts
+// never wait for each other, and a slot outlives its removal while a handler still holds it.
+struct Slot {
+  std::mutex mu;
+  // Ends the delays of waiting handlers when the slot is removed or the server stops.
+  std::condition_variable delay_cut;
+  bool removed = false;          // no longer under its id; a handler looks the id up again
+  std::optional<Script> script;  // none for an id that only stray requests named
+  PackedJournal journal;
+};
+
+// An answer the script does not give: a Google error.
+struct Refusal {
+  int code = 0;
+  std::string_view status;
+  std::string message;
 };
 
 }  // namespace
@@ -102,63 +157,108 @@ struct CaptureServer::Impl {
   std::atomic<bool> listener_done{false};
   int port = -1;
 
-  mutable std::mutex mu;
-  std::map<std::string, Script> scripts;
-  std::map<std::string, std::vector<JournalEntry>> journals;
-  std::size_t total = 0;
-  std::size_t next_id = 1;
+  // Guards the map only; requests take it shared, for one lookup.
+  mutable std::shared_mutex slots_mu;
+  std::unordered_map<std::string, std::shared_ptr<Slot>> slots;
+  std::size_t next_id = 1;  // guarded by slots_mu
+  std::atomic<std::size_t> total{0};
+  std::atomic<bool> stopping{false};
 
   void Handle(const httplib::Request& req, httplib::Response& res);
   httplib::Server::HandlerResponse HandleHttpError(const httplib::Request& req,
                                                    httplib::Response& res);
-  // Callers hold `mu`.
-  void Record(const httplib::Request& req, const Route& route, bool scripted);
+  std::shared_ptr<Slot> Find(const std::string& script_id) const;
+  std::shared_ptr<Slot> FindOrAdd(const std::string& script_id);
+  // Locks the live slot of the id, creating an empty one when there is none.
+  std::pair<std::shared_ptr<Slot>, std::unique_lock<std::mutex>> Lock(const std::string& script_id);
+  // Callers hold slot.mu.
+  void Append(std::string& packed, Slot& slot, bool scripted);
+  // Waits out a turn's delay, releasing `lock` (on slot.mu) meanwhile; false when it was cut
+  // short, with the refusal to answer instead.
+  bool WaitOut(Slot& slot, std::unique_lock<std::mutex>& lock, std::chrono::milliseconds delay,
+               const std::string& script_id, Refusal& refusal);
 };
 
-void CaptureServer::Impl::Record(const httplib::Request& req, const Route& route, bool scripted) {
-  auto& journal = journals[route.script_id];
-  JournalEntry entry;
-  entry.order = total++;
-  entry.index = journal.size();
-  entry.method = req.method;
-  entry.path = route.api_path;
-  entry.query = RedactQuery(RawQuery(req));
-  for (const auto& [name, value] : req.headers) {
-    if (!IsInjectedHeader(name)) entry.headers.emplace_back(name, value);
+std::shared_ptr<Slot> CaptureServer::Impl::Find(const std::string& script_id) const {
+  std::shared_lock lock(slots_mu);
+  const auto it = slots.find(script_id);
+  return it == slots.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<Slot> CaptureServer::Impl::FindOrAdd(const std::string& script_id) {
+  if (auto slot = Find(script_id)) return slot;
+  std::lock_guard lock(slots_mu);
+  auto& slot = slots[script_id];
+  if (!slot) slot = std::make_shared<Slot>();
+  return slot;
+}
+
+std::pair<std::shared_ptr<Slot>, std::unique_lock<std::mutex>> CaptureServer::Impl::Lock(
+    const std::string& script_id) {
+  for (;;) {
+    std::shared_ptr<Slot> slot = FindOrAdd(script_id);
+    std::unique_lock lock(slot->mu);
+    // Removed between the lookup and the lock: the request comes after the removal.
+    if (!slot->removed) return {std::move(slot), std::move(lock)};
   }
-  entry.headers = RedactHeaders(std::move(entry.headers));
-  entry.body = req.body;
-  entry.scripted = scripted;
-  journal.push_back(std::move(entry));
+}
+
+void CaptureServer::Impl::Append(std::string& packed, Slot& slot, bool scripted) {
+  slot.journal.Append(total++, scripted, packed);
+}
+
+bool CaptureServer::Impl::WaitOut(Slot& slot, std::unique_lock<std::mutex>& lock,
+                                  std::chrono::milliseconds delay, const std::string& script_id,
+                                  Refusal& refusal) {
+  const bool cut = slot.delay_cut.wait_for(lock, delay, [&] { return stopping || slot.removed; });
+  if (!cut) return true;
+  refusal = {503, "UNAVAILABLE",
+             std::string(kWho) +
+                 (stopping ? "the server stopped" : "script " + script_id + " was removed") +
+                 " while the answer was delayed"};
+  return false;
 }
 
 void CaptureServer::Impl::Handle(const httplib::Request& req, httplib::Response& res) {
   const Route route = ParseRoute(req.path);
-  std::lock_guard lock(mu);
-  const auto script = route.script_id.empty() ? scripts.end() : scripts.find(route.script_id);
-  if (script == scripts.end()) {
-    SetGoogleError(res, 404, "NOT_FOUND",
-                   std::string(kWho) + "no script with id \"" + route.script_id + "\" (path " +
-                       req.path + ")");
+  // Copying and redacting need no lock; under it the request is only numbered and stored.
+  std::string& packed = PackBuffer();
+  Pack(req, route, packed);
+  Refusal refusal;
+  // The empty id (a path outside /s/<id>/) journals stray requests and never has a script.
+  auto [slot, lock] = Lock(route.script_id);
+  if (!slot->script) {
+    refusal = {404, "NOT_FOUND",
+               std::string(kWho) + "no script with id \"" + route.script_id + "\" (path " +
+                   req.path + ")"};
   } else if (route.endpoint == Endpoint::kUnknown || req.method != "POST") {
-    SetGoogleError(res, 404, "NOT_FOUND",
-                   std::string(kWho) + "no endpoint " + req.method + " " + route.api_path);
+    refusal = {404, "NOT_FOUND",
+               std::string(kWho) + "no endpoint " + req.method + " " + route.api_path};
   } else if (route.endpoint == Endpoint::kStreamGenerateContent) {
     // The place where SSE turns will be served.
-    SetGoogleError(res, 501, "UNIMPLEMENTED",
-                   std::string(kWho) + "streamGenerateContent is not scripted");
-  } else if (script->second.next_turn >= script->second.turns.size()) {
-    SetGoogleError(res, 400, "FAILED_PRECONDITION",
-                   std::string(kWho) + "no scripted response left for request " +
-                       std::to_string(journals[route.script_id].size()) + " of script " +
-                       route.script_id + " (" + std::to_string(script->second.turns.size()) +
-                       " scripted)");
+    refusal = {501, "UNIMPLEMENTED", std::string(kWho) + "streamGenerateContent is not scripted"};
+  } else if (Script& script = *slot->script; script.next_turn >= script.turns.size()) {
+    refusal = {400, "FAILED_PRECONDITION",
+               std::string(kWho) + "no scripted response left for request " +
+                   std::to_string(slot->journal.size()) + " of script " + route.script_id + " (" +
+                   std::to_string(script.turns.size()) + " scripted)"};
   } else {
-    Serve(script->second.turns[script->second.next_turn++], res);
-    Record(req, route, /*scripted=*/true);
+    // Turns never change, and `slot` keeps them alive after the lock is released.
+    const ScriptedResponse& turn = script.turns[script.next_turn++];
+    Append(packed, *slot, /*scripted=*/true);
+    if (turn.delay > std::chrono::milliseconds::zero() &&
+        !WaitOut(*slot, lock, turn.delay, route.script_id, refusal)) {
+      lock.unlock();
+      SetGoogleError(res, refusal.code, refusal.status, refusal.message);
+      return;
+    }
+    lock.unlock();
+    Serve(turn, res);
     return;
   }
-  Record(req, route, /*scripted=*/false);
+  Append(packed, *slot, /*scripted=*/false);
+  lock.unlock();
+  SetGoogleError(res, refusal.code, refusal.status, refusal.message);
 }
 
 httplib::Server::HandlerResponse CaptureServer::Impl::HandleHttpError(const httplib::Request& req,
@@ -167,8 +267,11 @@ httplib::Server::HandlerResponse CaptureServer::Impl::HandleHttpError(const http
   // cpp-httplib's own refusals (malformed request, CONNECT, TRACE, ...) lack one.
   if (res.has_header("Content-Type")) return httplib::Server::HandlerResponse::Unhandled;
   if (!req.method.empty()) {
-    std::lock_guard lock(mu);
-    Record(req, ParseRoute(req.path), /*scripted=*/false);
+    const Route route = ParseRoute(req.path);
+    std::string& packed = PackBuffer();
+    Pack(req, route, packed);
+    auto [slot, lock] = Lock(route.script_id);
+    Append(packed, *slot, /*scripted=*/false);
   }
   SetGoogleError(res, res.status, GoogleStatusFor(res.status),
                  std::string(kWho) + "the HTTP layer refused the request");
@@ -178,10 +281,9 @@ httplib::Server::HandlerResponse CaptureServer::Impl::HandleHttpError(const http
 CaptureServer::CaptureServer() : impl_(std::make_unique<Impl>()) {
   Impl* impl = impl_.get();
   httplib::Server& server = impl->server;
-  // Compile-time pool macros do nothing with Debian's prebuilt cpp-httplib.
-  server.new_task_queue = [] { return new httplib::ThreadPool(kWorkerThreads); };
-  server.set_tcp_nodelay(true);
-  server.set_keep_alive_max_count(kKeepAliveMaxRequests);
+  // A worker per live connection and a full accept queue: `run --jobs 64` opens that many
+  // keep-alive connections at once (see http_server_setup.h).
+  ConfigureForManyConnections(server);
   const auto handle = [impl](const httplib::Request& req, httplib::Response& res) {
     impl->Handle(req, res);
   };
@@ -200,8 +302,11 @@ CaptureServer::CaptureServer() : impl_(std::make_unique<Impl>()) {
       [](const httplib::Request&, httplib::Response& res, std::exception_ptr) {
         SetGoogleError(res, 500, "INTERNAL", std::string(kWho) + "internal error");
       });
-  impl->port = server.bind_to_any_port(kHost);
-  if (impl->port < 0) throw std::runtime_error("capture server: cannot bind 127.0.0.1");
+  try {
+    impl->port = BindToAnyPortWithFullBacklog(server, kHost);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(std::string("capture server: ") + e.what());
+  }
   // The socket is already listening, so clients may connect before this thread runs.
   impl->listener = std::thread([impl] {
     impl->server.listen_after_bind();
@@ -214,18 +319,42 @@ CaptureServer::~CaptureServer() {
   while (!impl_->server.is_running() && !impl_->listener_done) {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
+  // Stop first, so that a connection whose delayed answer is cut short below closes right
+  // after that answer instead of waiting for its next request.
   impl_->server.stop();
+  impl_->stopping = true;
+  std::vector<std::shared_ptr<Slot>> slots;
+  {
+    std::shared_lock lock(impl_->slots_mu);
+    for (const auto& [id, slot] : impl_->slots) slots.push_back(slot);
+  }
+  for (const auto& slot : slots) {
+    // Taking the lock orders this wake-up after a waiter's check of `stopping`.
+    { std::lock_guard lock(slot->mu); }
+    slot->delay_cut.notify_all();
+  }
   impl_->listener.join();
 }
 
 int CaptureServer::port() const { return impl_->port; }
 
 std::string CaptureServer::AddScript(std::vector<ScriptedResponse> turns) {
-  std::lock_guard lock(impl_->mu);
-  std::string id = std::to_string(impl_->next_id++);
-  // A stray request may have named this id before it existed; the script starts clean.
-  impl_->journals.erase(id);
-  impl_->scripts[id] = Script{std::move(turns)};
+  auto slot = std::make_shared<Slot>();
+  slot->script = Script{std::move(turns)};
+  std::shared_ptr<Slot> stray;
+  std::string id;
+  {
+    std::lock_guard lock(impl_->slots_mu);
+    id = std::to_string(impl_->next_id++);
+    // A stray request may have named this id before it existed; the script starts clean.
+    std::shared_ptr<Slot>& entry = impl_->slots[id];
+    stray = std::move(entry);
+    entry = std::move(slot);
+  }
+  if (stray) {
+    std::lock_guard lock(stray->mu);
+    stray->removed = true;
+  }
   return id;
 }
 
@@ -234,26 +363,39 @@ std::string CaptureServer::BaseUrl(const std::string& script_id) const {
 }
 
 void CaptureServer::RemoveScript(const std::string& script_id) {
-  std::lock_guard lock(impl_->mu);
-  impl_->scripts.erase(script_id);
-  impl_->journals.erase(script_id);
+  std::shared_ptr<Slot> slot;
+  {
+    std::lock_guard lock(impl_->slots_mu);
+    const auto it = impl_->slots.find(script_id);
+    if (it == impl_->slots.end()) return;
+    slot = std::move(it->second);
+    impl_->slots.erase(it);
+  }
+  {
+    std::lock_guard lock(slot->mu);
+    slot->removed = true;
+  }
+  // A handler still waiting out one of its delays answers now rather than hold its worker.
+  slot->delay_cut.notify_all();
 }
 
 std::vector<JournalEntry> CaptureServer::Journal(const std::string& script_id) const {
-  std::lock_guard lock(impl_->mu);
-  const auto it = impl_->journals.find(script_id);
-  return it == impl_->journals.end() ? std::vector<JournalEntry>() : it->second;
+  const std::shared_ptr<Slot> slot = impl_->Find(script_id);
+  if (!slot) return {};
+  std::lock_guard lock(slot->mu);
+  std::vector<JournalEntry> journal;
+  journal.reserve(slot->journal.size());
+  for (std::size_t i = 0; i < slot->journal.size(); ++i) journal.push_back(slot->journal.At(i));
+  return journal;
 }
 
 std::size_t CaptureServer::RequestCount(const std::string& script_id) const {
-  std::lock_guard lock(impl_->mu);
-  const auto it = impl_->journals.find(script_id);
-  return it == impl_->journals.end() ? 0 : it->second.size();
+  const std::shared_ptr<Slot> slot = impl_->Find(script_id);
+  if (!slot) return 0;
+  std::lock_guard lock(slot->mu);
+  return slot->journal.size();
 }
 
-std::size_t CaptureServer::TotalRequests() const {
-  std::lock_guard lock(impl_->mu);
-  return impl_->total;
-}
+std::size_t CaptureServer::TotalRequests() const { return impl_->total; }
 
 }  // namespace gemini_oracle::capture

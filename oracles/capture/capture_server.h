@@ -16,13 +16,16 @@ namespace gemini_oracle::capture {
 /// :streamGenerateContent for now) gets a Google error JSON, never a 200. Every request is
 /// journaled; requests outside /s/<id>/ are journaled under the empty id "". Thread-safe.
 /// A client that sends Accept-Encoding gets JSON bodies compressed, as from Google.
+/// Each connection gets its own worker, however many are open, and requests on different
+/// scripts never wait for each other.
 class CaptureServer {
  public:
   /// Listens on 127.0.0.1 on a port the kernel picks; ready when the constructor returns.
   /// Throws std::runtime_error when it cannot bind.
   CaptureServer();
-  /// Stops listening and joins the workers. Destroy clients first: a client still holding a
-  /// keep-alive connection delays this by the keep-alive timeout.
+  /// Stops listening, cuts short every delayed answer (ScriptedResponse::delay) and joins the
+  /// workers. Destroy clients first: a client still holding an idle keep-alive connection
+  /// delays this by the keep-alive timeout.
   ~CaptureServer();
   CaptureServer(const CaptureServer&) = delete;
   CaptureServer& operator=(const CaptureServer&) = delete;
@@ -33,7 +36,8 @@ class CaptureServer {
   std::string AddScript(std::vector<ScriptedResponse> turns);
   /// "http://127.0.0.1:<port>/s/<id>".
   std::string BaseUrl(const std::string& script_id) const;
-  /// Forgets the script and its journal; later requests under the id are unscripted.
+  /// Forgets the script and its journal; later requests under the id are unscripted. A
+  /// request of the script still waiting out its delay is answered at once (503).
   void RemoveScript(const std::string& script_id);
 
   /// The requests journaled under the id, in arrival order.

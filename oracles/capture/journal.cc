@@ -13,11 +13,11 @@ bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
          });
 }
 
+}  // namespace
+
 bool IsSecretHeader(std::string_view name) {
   return EqualsIgnoreCase(name, "x-goog-api-key") || EqualsIgnoreCase(name, "authorization");
 }
-
-}  // namespace
 
 HeaderList RedactHeaders(HeaderList headers) {
   for (auto& [name, value] : headers) {

@@ -29,6 +29,9 @@ struct JournalEntry {
   bool scripted = false;  // false when answered with an unscripted error
 };
 
+/// Whether a header carries credentials (x-goog-api-key, Authorization), in any case.
+bool IsSecretHeader(std::string_view name);
+
 /// Header values that carry credentials (x-goog-api-key, Authorization) become kRedacted.
 HeaderList RedactHeaders(HeaderList headers);
 

@@ -403,7 +403,9 @@ std::optional<runner::Result> ToolPayload(const Json& message) {
   try {
     result.value = ParseJson(content->get<std::string>());
     result.kind = runner::Result::Kind::kJson;
-  } catch (const Json::parse_error&) {
+  } catch (const Json::exception&) {
+    // Like the reference builder: text that ParseJson refuses (syntax, depth, a number beyond
+    // a double) is text.
     result.kind = runner::Result::Kind::kText;
     result.value = *content;
   }

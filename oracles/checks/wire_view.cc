@@ -33,6 +33,9 @@ std::vector<DecodedRequest> DecodeJournal(const std::vector<capture::JournalEntr
       decoded.body = ParseJson(entry.body);
     } catch (const Json::parse_error& error) {
       decoded.error = "not JSON (parse error at byte " + std::to_string(error.byte) + ")";
+    } catch (const Json::out_of_range&) {
+      // ParseJson's other documented refusal: no reader holds such a number as sent.
+      decoded.error = "not decodable (a number beyond the range of a double)";
     }
     out.push_back(std::move(decoded));
   }

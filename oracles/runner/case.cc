@@ -133,6 +133,10 @@ Exchange ExchangeFromJson(const Json& json, const std::string& where) {
     if (!raw->is_string()) Bad(where + "/response/raw_body", "is not a string");
     exchange.response.raw_body = raw->get<std::string>();
   }
+  if (const Json* delay = Member(*response, "delay_ms")) {
+    if (!delay->is_number_unsigned()) Bad(where + "/response/delay_ms", "is not a count");
+    exchange.response.delay_ms = delay->get<std::uint64_t>();
+  }
   if (const Json* then = Member(json, "then")) {
     exchange.then = ActionsFromJson(*then, where + "/then");
   }

@@ -3,6 +3,7 @@
 // gemini_oracle::Json (ordered) so member order and number kinds survive as written.
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -64,6 +65,8 @@ struct ScriptedResponse {
   Json body;
   /// Served byte for byte instead of `body` (an answer that is not JSON).
   std::optional<std::string> raw_body;
+  /// How long the server waits before answering (a slow model); 0 answers at once.
+  std::uint64_t delay_ms = 0;
 };
 
 struct Exchange {

@@ -10,6 +10,7 @@
 
 #include "oracles/runner/case_rules.h"
 #include "oracles/runner/json_positions.h"
+#include "oracles/runner/strict_json.h"
 
 namespace gemini_oracle::runner {
 namespace fs = std::filesystem;
@@ -29,12 +30,16 @@ std::optional<std::string> ReadFile(const fs::path& file) {
   return buffer.str();
 }
 
-// nlohmann's message repeats the position we already print; keep the part after it.
-std::string SyntaxMessage(const std::string& what) {
-  const auto column = what.find("column ");
-  const auto colon = column == std::string::npos ? column : what.find(": ", column);
-  const std::string detail = colon == std::string::npos ? what : what.substr(colon + 2);
-  return "invalid JSON: " + detail;
+std::string BadNameMessage() {
+  return "a case file is named y_*.json, n_*.json or i_*.json (lower-case extension)";
+}
+
+std::string NotACaseFile(const fs::path& file) {
+  std::error_code error;
+  const fs::file_status status = fs::status(file, error);
+  if (error || !fs::exists(status)) return "no such file (or a link that leads nowhere)";
+  if (fs::is_directory(status)) return "a folder, not a case file";
+  return "not a regular file (a FIFO, socket or device is never read)";
 }
 
 Diagnostic At(const fs::path& file, TextPosition position, std::string_view rule,
@@ -89,6 +94,15 @@ CorpusCheck CheckSorted(std::vector<fs::path> files, const fs::path& fixtures_ro
   return check;
 }
 
+// Never throws: a path that cannot be resolved (a loop of links) is compared as written.
+bool SamePath(const fs::path& a, const fs::path& b) {
+  std::error_code error_a, error_b;
+  const fs::path ca = fs::weakly_canonical(a, error_a);
+  const fs::path cb = fs::weakly_canonical(b, error_b);
+  if (error_a || error_b) return a.lexically_normal() == b.lexically_normal();
+  return ca == cb;
+}
+
 void SortById(std::vector<fs::path>& files, const fs::path& fixtures_root) {
   // Each id is computed once: path arithmetic inside the comparator dominated loading.
   std::vector<std::pair<std::string, fs::path>> keyed;
@@ -109,29 +123,58 @@ std::string CaseId(const fs::path& file, const fs::path& fixtures_root) {
   return relative.generic_string();
 }
 
+bool IsCaseFileName(std::string_view file_name) {
+  // Exactly ".json": a runner on a case-sensitive system would not find "y_x.JSON".
+  return ExpectedFromFileName(file_name).has_value() && file_name.size() > 7 &&
+         file_name.ends_with(".json");
+}
+
 DiscoveredFiles DiscoverCaseFiles(const fs::path& fixtures_root) {
   std::error_code error;
   if (!fs::is_directory(fixtures_root, error)) {
     throw std::runtime_error(fixtures_root.generic_string() + ": not a fixtures folder");
   }
   DiscoveredFiles found;
-  fs::recursive_directory_iterator it(fixtures_root, error);
-  if (error) throw std::runtime_error(fixtures_root.generic_string() + ": " + error.message());
-  for (; it != fs::recursive_directory_iterator(); it.increment(error)) {
-    if (error) throw std::runtime_error(fixtures_root.generic_string() + ": " + error.message());
-    const fs::path& path = it->path();
-    if (IsHidden(path)) {
-      if (it->is_directory()) it.disable_recursion_pending();
+  const auto refuse = [&](const fs::path& path, std::string_view rule, std::string message) {
+    found.diagnostics.push_back(At(path, TextPosition{}, rule, std::move(message)));
+  };
+  // An explicit walk: folder links are never followed (so a link loop cannot trap it), and
+  // every entry that is not a case or a documented non-case file becomes a diagnostic.
+  std::vector<std::pair<fs::path, int>> folders = {{fixtures_root, 0}};
+  while (!folders.empty()) {
+    const auto [folder, depth] = std::move(folders.back());
+    folders.pop_back();
+    fs::directory_iterator it(folder, error);
+    if (error) {
+      refuse(folder, rules::kFileRead, "cannot list the folder: " + error.message());
       continue;
     }
-    if (!it->is_regular_file() || path.extension() != ".json") continue;
-    if (ExpectedFromFileName(path.filename().string())) {
-      found.cases.push_back(path);
-    } else if (it.depth() > 0) {
-      // Inside a case folder a JSON file would be silently ignored, which hides a typo.
-      found.diagnostics.push_back(
-          At(path, TextPosition{}, rules::kFileName, "file name must start with y_, n_ or i_"));
+    for (; it != fs::directory_iterator(); it.increment(error)) {
+      const fs::path path = it->path();
+      if (IsHidden(path)) continue;
+      const std::string name = path.filename().string();
+      std::error_code status_error;
+      const fs::file_status own = fs::symlink_status(path, status_error);
+      const fs::file_status target = fs::status(path, status_error);
+      if (fs::is_symlink(own) && (status_error || !fs::exists(target))) {
+        refuse(path, rules::kFileKind, "a link that leads nowhere (dangling, or a loop of links)");
+      } else if (fs::is_directory(target)) {
+        if (fs::is_symlink(own)) {
+          refuse(path, rules::kFileKind,
+                 "a link to a folder is not followed; link the case files one by one");
+        } else {
+          folders.emplace_back(path, depth + 1);
+        }
+      } else if (!fs::is_regular_file(target)) {
+        refuse(path, rules::kFileKind, NotACaseFile(path));
+      } else if (IsCaseFileName(name)) {
+        found.cases.push_back(path);
+      } else if (ExpectedFromFileName(name) || (depth > 0 && path.extension() != ".md")) {
+        // In a case folder every file but notes (*.md) is a case; a typo must not hide one.
+        refuse(path, rules::kFileName, BadNameMessage());
+      }
     }
+    if (error) refuse(folder, rules::kFileRead, "cannot list the folder: " + error.message());
   }
   SortById(found.cases, fixtures_root);
   SortDiagnostics(found.diagnostics);
@@ -148,44 +191,60 @@ CaseLoader CaseLoader::FromSourceRoot(const fs::path& source_root) {
 
 LoadedCase CaseLoader::Load(const fs::path& file, const fs::path& fixtures_root) const {
   LoadedCase loaded;
+  // Opening a FIFO or a device would block or read forever: only regular files are read.
+  std::error_code error;
+  const fs::file_status status = fs::status(file, error);
+  if (!fs::is_regular_file(status)) {
+    const bool missing = !fs::exists(status);
+    loaded.diagnostics.push_back(At(file, TextPosition{},
+                                    missing ? rules::kFileRead : rules::kFileKind,
+                                    NotACaseFile(file)));
+    return loaded;
+  }
   const auto text = ReadFile(file);
   if (!text) {
     loaded.diagnostics.push_back(
         At(file, TextPosition{}, rules::kFileRead, "cannot read the file"));
     return loaded;
   }
-  const std::string file_name = file.filename().string();
-  if (!ExpectedFromFileName(file_name)) {
-    loaded.diagnostics.push_back(
-        At(file, TextPosition{}, rules::kFileName, "file name must start with y_, n_ or i_"));
-  }
+  return LoadText(*text, file, fixtures_root);
+}
 
-  Json document;
-  nlohmann::json plain;  // valijson's adapter takes the sorted json type
+LoadedCase CaseLoader::LoadText(std::string_view text, const fs::path& file,
+                                const fs::path& fixtures_root) const {
+  LoadedCase loaded;
   try {
-    document = Json::parse(*text);
-    plain = nlohmann::json(document);  // converting the tree is cheaper than parsing again
-  } catch (const nlohmann::json::parse_error& e) {
-    // e.byte counts the bytes read, so the offending one is at e.byte - 1.
-    const std::size_t offset = e.byte == 0 ? 0 : e.byte - 1;
+    LoadTextInto(text, file, fixtures_root, loaded);
+  } catch (const std::exception& e) {
+    // Every known failure is a diagnostic already; this keeps an unforeseen one to its file.
+    loaded.value.reset();
     loaded.diagnostics.push_back(
-        At(file, PositionOfOffset(*text, offset), rules::kJsonSyntax, SyntaxMessage(e.what())));
-    return loaded;
+        At(file, TextPosition{}, rules::kFileRead, std::string("cannot load: ") + e.what()));
+  }
+  SortDiagnostics(loaded.diagnostics);
+  return loaded;
+}
+
+void CaseLoader::LoadTextInto(std::string_view text, const fs::path& file,
+                              const fs::path& fixtures_root, LoadedCase& loaded) const {
+  const std::string file_name = file.filename().string();
+  if (!IsCaseFileName(file_name)) {
+    loaded.diagnostics.push_back(At(file, TextPosition{}, rules::kFileName, BadNameMessage()));
   }
 
-  // Parsers disagree on a repeated member name (nlohmann keeps the last): a case must mean
-  // the same thing to every runner.
-  if (const auto end = FindDuplicateKey(*text)) {
-    loaded.diagnostics.push_back(At(file, PositionOfOffset(*text, *end == 0 ? 0 : *end - 1),
-                                    rules::kJsonDuplicateKey,
-                                    "a member name repeats within one object"));
-    return loaded;
+  StrictJsonResult parsed = ParseStrictJson(text);
+  if (parsed.error) {
+    loaded.diagnostics.push_back(At(file, PositionOfOffset(text, parsed.error->offset),
+                                    parsed.error->rule, parsed.error->message));
+    return;
   }
+  Json document = std::move(parsed.value);
+  const nlohmann::json plain(document);  // valijson's adapter takes the sorted json type
 
   // Positions are only needed to report a problem; most files have none.
   std::optional<JsonPositions> positions;
   const auto position_of = [&](const std::string& pointer) {
-    if (!positions) positions.emplace(*text);
+    if (!positions) positions.emplace(text);
     return positions->Find(pointer);
   };
   for (const auto& violation : schema_.Validate(plain)) {
@@ -198,8 +257,7 @@ LoadedCase CaseLoader::Load(const fs::path& file, const fs::path& fixtures_root)
     loaded.diagnostics.push_back(
         At(file, position_of(finding.pointer), finding.rule, finding.message));
   }
-  SortDiagnostics(loaded.diagnostics);
-  if (!loaded.diagnostics.empty()) return loaded;
+  if (!loaded.diagnostics.empty()) return;
 
   try {
     loaded.value = CaseFromJson(std::move(document), CaseId(file, fixtures_root), file);
@@ -207,7 +265,6 @@ LoadedCase CaseLoader::Load(const fs::path& file, const fs::path& fixtures_root)
     // Only reachable when the schema admits a shape the model does not: a schema bug.
     loaded.diagnostics.push_back(At(file, TextPosition{}, rules::kSchema, e.what()));
   }
-  return loaded;
 }
 
 CorpusCheck CheckCorpus(const fs::path& fixtures_root, const CaseLoader& loader, unsigned jobs) {
@@ -216,17 +273,44 @@ CorpusCheck CheckCorpus(const fs::path& fixtures_root, const CaseLoader& loader,
                      jobs);
 }
 
-CorpusCheck CheckFiles(const std::vector<fs::path>& files, const fs::path& fixtures_root,
+CorpusCheck CheckFiles(const std::vector<fs::path>& paths, const fs::path& fixtures_root,
                        const CaseLoader& loader) {
-  std::vector<fs::path> sorted = files;
+  // A folder stands for the cases under it, found as `run` finds them.
+  std::vector<fs::path> sorted;
+  std::vector<Diagnostic> diagnostics;
+  for (const auto& path : paths) {
+    std::error_code error;
+    if (fs::is_directory(path, error)) {
+      DiscoveredFiles found = DiscoverCaseFiles(path);
+      sorted.insert(sorted.end(), found.cases.begin(), found.cases.end());
+      diagnostics.insert(diagnostics.end(), found.diagnostics.begin(), found.diagnostics.end());
+    } else {
+      sorted.push_back(path);
+    }
+  }
   SortById(sorted, fixtures_root);
   // The same file named twice is one case, not an id.unique clash.
   sorted.erase(std::unique(sorted.begin(), sorted.end(),
-                           [](const fs::path& a, const fs::path& b) {
-                             return a.lexically_normal() == b.lexically_normal();
-                           }),
+                           [](const fs::path& a, const fs::path& b) { return SamePath(a, b); }),
                sorted.end());
-  return CheckSorted(std::move(sorted), fixtures_root, loader, {}, 1);
+  // A name already used elsewhere in the corpus would clash when the whole corpus runs.
+  std::error_code error;
+  if (fs::is_directory(fixtures_root, error)) {
+    std::map<std::string, fs::path> corpus_stems;
+    for (const auto& file : DiscoverCaseFiles(fixtures_root).cases) {
+      corpus_stems.emplace(file.stem().string(), file);
+    }
+    for (const auto& file : sorted) {
+      const auto it = corpus_stems.find(file.stem().string());
+      if (it == corpus_stems.end()) continue;
+      if (SamePath(it->second, file)) continue;
+      diagnostics.push_back(At(file, TextPosition{}, rules::kIdUnique,
+                               "file name " + file.stem().string() + ".json is already used by " +
+                                   CaseId(it->second, fixtures_root) +
+                                   " in the corpus; reports key on it"));
+    }
+  }
+  return CheckSorted(std::move(sorted), fixtures_root, loader, std::move(diagnostics), 1);
 }
 
 }  // namespace gemini_oracle::runner

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "oracles/runner/case.h"
@@ -24,9 +25,15 @@ struct LoadedCase {
 /// just the stem for a file outside the root.
 std::string CaseId(const std::filesystem::path& file, const std::filesystem::path& fixtures_root);
 
-/// Case files under a root, in id order, plus `file.name` diagnostics for *.json files in
-/// subfolders whose name lacks the y_/n_/i_ prefix. Files at the root that are not cases
-/// (case.schema.json) and non-JSON files are skipped, as are hidden entries.
+/// True for y_*.json, n_*.json and i_*.json (extension in lower case).
+bool IsCaseFileName(std::string_view file_name);
+
+/// Case files under a root, in id order, plus diagnostics for every entry that is neither a
+/// case nor a note: `file.name` for a file in a subfolder not named like a case (notes,
+/// *.md, excepted) and for a y_/n_/i_ file anywhere with another extension; `file.kind` for
+/// a FIFO, socket or device, a dangling link, a loop of links, and a link to a folder (never
+/// followed); `file.read` for a folder that cannot be listed. Files at the root that are not
+/// named like cases (case.schema.json, README.md, VERSION) and hidden entries are skipped.
 struct DiscoveredFiles {
   std::vector<std::filesystem::path> cases;
   std::vector<Diagnostic> diagnostics;
@@ -42,13 +49,22 @@ class CaseLoader {
   /// oracles/clauses.json); throws std::runtime_error when either cannot be loaded.
   static CaseLoader FromSourceRoot(const std::filesystem::path& source_root);
 
-  /// Reads, parses, validates and lints one file. Never throws for a bad file.
+  /// Reads, parses, validates and lints one file. Never throws; a FIFO, socket or device is
+  /// refused without being opened.
   LoadedCase Load(const std::filesystem::path& file,
                   const std::filesystem::path& fixtures_root) const;
+
+  /// The same for text already in memory; `file` names it in diagnostics and decides the
+  /// case id and the y_/n_/i_ prefix. Never throws.
+  LoadedCase LoadText(std::string_view text, const std::filesystem::path& file,
+                      const std::filesystem::path& fixtures_root) const;
 
   const ClauseRegistry& registry() const { return registry_; }
 
  private:
+  void LoadTextInto(std::string_view text, const std::filesystem::path& file,
+                    const std::filesystem::path& fixtures_root, LoadedCase& loaded) const;
+
   CaseSchema schema_;
   ClauseRegistry registry_;
 };
@@ -66,7 +82,8 @@ struct CorpusCheck {
 CorpusCheck CheckCorpus(const std::filesystem::path& fixtures_root, const CaseLoader& loader,
                         unsigned jobs = 1);
 
-/// Only the named files (ids relative to `fixtures_root`); id.unique among them.
+/// Only the named files, and the cases under each named folder (ids relative to
+/// `fixtures_root`); id.unique among them and against every case file of `fixtures_root`.
 CorpusCheck CheckFiles(const std::vector<std::filesystem::path>& files,
                        const std::filesystem::path& fixtures_root, const CaseLoader& loader);
 

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "oracles/runner/case.h"
+#include "reference_impl/json_equality.h"
 #include "reference_impl/provider_error.h"
 
 namespace gemini_oracle::runner::rules {
@@ -132,20 +133,56 @@ void CheckResultsDistinct(const Json& then, const std::string& where, std::vecto
   }
 }
 
-void CheckSelectors(const Json& then, std::size_t calls, const std::string& where,
-                    std::vector<Finding>& out) {
+// A {name, args?} selector must pick exactly one functionCall of the scripted response, or
+// the run would stop with a harness error instead of judging the implementation.
+void CheckNamedSelector(const Json& selector, const std::vector<const Json*>& calls,
+                        const std::string& where, std::vector<Finding>& out) {
+  const Json* name = Member(selector, "name");
+  if (name == nullptr || !name->is_string()) return;
+  const Json* args = Member(selector, "args");
+  std::size_t named = 0;
+  std::size_t matched = 0;
+  for (const Json* call : calls) {
+    const Json* call_name = Member(*call, "name");
+    if (call_name == nullptr || *call_name != *name) continue;
+    ++named;
+    const Json* call_args = Member(*call, "args");
+    const Json empty = Json::object();
+    if (args == nullptr || ref::ArgumentsEqual(*args, call_args ? *call_args : empty)) ++matched;
+  }
+  const std::string selected = "the selector {name " + Quoted(name->get<std::string>()) +
+                               (args ? ", args" : "") + "}";
+  if (named == 0) {
+    out.push_back({std::string(kSelectorMatch), where,
+                   selected + " matches none of the scripted response's " +
+                       std::to_string(calls.size()) + " functionCall parts (no call of that name)"});
+  } else if (matched == 0) {
+    out.push_back({std::string(kSelectorMatch), where,
+                   selected + " matches none of the " + std::to_string(named) +
+                       " calls of that name: no call has these args"});
+  } else if (matched > 1) {
+    out.push_back({std::string(kSelectorMatch), where,
+                   selected + " matches " + std::to_string(matched) +
+                       " calls; add args or select by parse-order index"});
+  }
+}
+
+void CheckSelectors(const Json& then, const std::vector<const Json*>& parsed,
+                    const std::string& where, std::vector<Finding>& out) {
+  const std::size_t calls = parsed.size();
   const std::string count_text =
       std::to_string(calls) + " functionCall part" + (calls == 1 ? "" : "s");
   if (const Json* results = Member(then, "results"); results != nullptr && results->is_array()) {
     for (std::size_t j = 0; j < results->size(); ++j) {
       const Json* call = Member((*results)[j], "call");
+      const std::string call_where = where + "/results/" + std::to_string(j) + "/call";
       const auto index = Count(call);
       if (index && *index >= calls) {
-        out.push_back({std::string(kSelectorRange),
-                       where + "/results/" + std::to_string(j) + "/call",
+        out.push_back({std::string(kSelectorRange), call_where,
                        "call " + std::to_string(*index) +
                            " is out of range: the scripted response has " + count_text});
       }
+      if (call != nullptr && call->is_object()) CheckNamedSelector(*call, parsed, call_where, out);
     }
   }
   const Json* order = Member(then, "call_order");
@@ -185,7 +222,8 @@ void CheckExchanges(const Json& document, std::string_view file_name, std::vecto
     if (accept) CheckResultsDistinct(*then, where, out);
     const Json* response = Member(exchange, "response");
     const Json* body = response == nullptr ? nullptr : Member(*response, "body");
-    CheckSelectors(*then, body == nullptr ? 0 : CountFunctionCalls(*body), where, out);
+    CheckSelectors(*then, body == nullptr ? std::vector<const Json*>() : FunctionCallsOf(*body),
+                   where, out);
   }
 }
 
@@ -209,6 +247,17 @@ void CheckExpectCounts(const Json& document, std::vector<Finding>& out) {
   const Json* exchanges = Member(document, "exchanges");
   const std::size_t available =
       exchanges != nullptr && exchanges->is_array() ? exchanges->size() : 0;
+  // An accepted run sends one request per exchange (INTERPRETING §5.1); another count would
+  // blame the implementation for the case's own mistake.
+  const Json* outcome = Member(*expect, "outcome");
+  const bool accepting = outcome != nullptr && outcome->is_string() &&
+                         (*outcome == "accept" || *outcome == "implementation_defined");
+  if (requests && accepting && *requests != available) {
+    out.push_back({std::string(kExpectRequests), "/expect/requests",
+                   "expect.requests is " + std::to_string(*requests) +
+                       " but an accepting run sends one request per exchange, " +
+                       std::to_string(available) + " here"});
+  }
   if (exchange && *exchange > available) {
     out.push_back({std::string(kRefuseExchange), "/expect/exchange",
                    "expect.exchange is " + std::to_string(*exchange) + " but the case has " +
@@ -220,9 +269,10 @@ void CheckExpectCounts(const Json& document, std::vector<Finding>& out) {
 
 const std::vector<std::string_view>& AllRules() {
   static const std::vector<std::string_view> all = {
-      kFileRead,        kFileName,      kJsonSyntax,  kJsonDuplicateKey, kSchema,
-      kPrefixExpect,    kClauseUnknown, kIdUnique,    kDescriptionStyle, kErrorUnknown,
-      kResultsDistinct, kSelectorRange, kWireRequest, kRefuseExchange};
+      kFileRead,       kFileName,        kFileKind,      kJsonSyntax,     kJsonBom,
+      kJsonDepth,      kJsonNumberRange, kJsonDuplicateKey, kSchema,       kPrefixExpect,
+      kClauseUnknown,  kIdUnique,        kDescriptionStyle, kErrorUnknown, kResultsDistinct,
+      kSelectorRange,  kSelectorMatch,   kWireRequest,   kRefuseExchange, kExpectRequests};
   return all;
 }
 
@@ -240,6 +290,26 @@ bool PayloadsClash(const Json& a_form, const Json& b_form) {
            KindExactEqual(*object.begin(), bare);
   };
   return wraps(a_form, b_form) || wraps(b_form, a_form);
+}
+
+std::vector<const Json*> FunctionCallsOf(const Json& body) {
+  std::vector<const Json*> calls;
+  if (body.is_array()) {
+    for (const auto& chunk : body) {
+      const auto more = FunctionCallsOf(chunk);
+      calls.insert(calls.end(), more.begin(), more.end());
+    }
+    return calls;
+  }
+  const Json* candidates = Member(body, "candidates");
+  if (candidates == nullptr || !candidates->is_array() || candidates->empty()) return calls;
+  const Json* content = Member((*candidates)[0], "content");
+  const Json* parts = content == nullptr ? nullptr : Member(*content, "parts");
+  if (parts == nullptr || !parts->is_array()) return calls;
+  for (const auto& part : *parts) {
+    if (const Json* call = Member(part, "functionCall")) calls.push_back(call);
+  }
+  return calls;
 }
 
 std::size_t CountFunctionCalls(const Json& body) {

@@ -13,7 +13,11 @@ namespace gemini_oracle::runner::rules {
 
 inline constexpr std::string_view kFileRead = "file.read";
 inline constexpr std::string_view kFileName = "file.name";
+inline constexpr std::string_view kFileKind = "file.kind";
 inline constexpr std::string_view kJsonSyntax = "json.syntax";
+inline constexpr std::string_view kJsonBom = "json.bom";
+inline constexpr std::string_view kJsonDepth = "json.depth";
+inline constexpr std::string_view kJsonNumberRange = "json.number_range";
 inline constexpr std::string_view kJsonDuplicateKey = "json.duplicate_key";
 inline constexpr std::string_view kSchema = "schema";
 inline constexpr std::string_view kPrefixExpect = "prefix.expect";
@@ -23,8 +27,10 @@ inline constexpr std::string_view kDescriptionStyle = "description.style";
 inline constexpr std::string_view kErrorUnknown = "error.unknown";
 inline constexpr std::string_view kResultsDistinct = "results.distinct";
 inline constexpr std::string_view kSelectorRange = "selector.range";
+inline constexpr std::string_view kSelectorMatch = "selector.match";
 inline constexpr std::string_view kWireRequest = "wire.request";
 inline constexpr std::string_view kRefuseExchange = "refuse.exchange";
+inline constexpr std::string_view kExpectRequests = "expect.requests";
 
 /// Every rule name, in the order above.
 const std::vector<std::string_view>& AllRules();
@@ -51,6 +57,10 @@ Json PayloadWireForm(bool json, const Json& value);
 /// Whether a judge could take one payload's functionResponse for the other's: equal wire forms,
 /// or one form an object of exactly one member whose value equals the other, bare, form.
 bool PayloadsClash(const Json& a_form, const Json& b_form);
+
+/// The functionCall objects of a scripted response body, in parse order (for a streamed body,
+/// a JSON array of chunks, chunk after chunk).
+std::vector<const Json*> FunctionCallsOf(const Json& body);
 
 /// The number of functionCall parts in a scripted response body (candidates[0].content.parts;
 /// for a streamed body, a JSON array of chunks, summed over the chunks).

@@ -1,15 +1,17 @@
 #include "oracles/runner/case_schema.h"
 
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
 #include <valijson/validation_results.hpp>
-#include <valijson/validator.hpp>
+#include <valijson/validation_visitor.hpp>
 
 #include "oracles/runner/json_positions.h"
 
@@ -56,6 +58,19 @@ bool IsChainMessage(const std::string& description) {
          description.starts_with("Failed to validate against a conditional schema");
 }
 
+// Every `pattern` string in the schema. A member named "pattern" that is no keyword (a
+// property called so) is collected too; compiling one regex more is harmless.
+void CollectPatterns(const nlohmann::json& node, std::vector<std::string>& out) {
+  if (node.is_object()) {
+    for (const auto& [key, value] : node.items()) {
+      if (key == "pattern" && value.is_string()) out.push_back(value.get<std::string>());
+      CollectPatterns(value, out);
+    }
+  } else if (node.is_array()) {
+    for (const auto& value : node) CollectPatterns(value, out);
+  }
+}
+
 }  // namespace
 
 CaseSchema CaseSchema::Load(const std::filesystem::path& schema_file) {
@@ -75,8 +90,11 @@ CaseSchema CaseSchema::FromJson(const nlohmann::json& schema) {
   valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
   valijson::adapters::NlohmannJsonAdapter adapter(schema);
   parser.populateSchema(adapter, *compiled);
+  auto patterns = std::make_shared<std::vector<std::string>>();
+  CollectPatterns(schema, *patterns);
   CaseSchema result;
   result.schema_ = std::move(compiled);
+  result.patterns_ = std::move(patterns);
   return result;
 }
 
@@ -84,11 +102,23 @@ std::vector<SchemaViolation> CaseSchema::Validate(const nlohmann::json& document
   valijson::ValidationResults results;
   valijson::adapters::NlohmannJsonAdapter adapter(document);
   std::vector<SchemaViolation> violations;
-  // One validator per thread, reused: it caches the compiled `pattern` regexes, which
-  // otherwise cost 85% of loading the corpus (std::regex compiles on every use). The cache is
-  // keyed by pattern text, so it serves any schema.
-  thread_local valijson::Validator validator;
-  if (validator.validate(*schema_, adapter, &results)) return violations;
+  // std::regex's default matcher recurses once per character of the subject, so a long
+  // string under a `pattern` (a 50,000-character wire pointer or clause id) overflowed the
+  // stack; libstdc++'s __polynomial matcher steps through the subject in a loop and recurses
+  // only along the pattern. valijson 1.0 compiles patterns with default flags into its
+  // Validator's private cache, so validation runs through its ValidationVisitor with a cache of
+  // ours, keyed by pattern text as valijson looks it up. One cache per thread, reused: compiling
+  // on every use cost 85% of loading the corpus.
+  thread_local std::unordered_map<std::string, std::regex> regexes;
+  for (const auto& pattern : *patterns_) {
+    if (regexes.count(pattern) == 0) {
+      regexes.emplace(pattern, std::regex(pattern, std::regex::ECMAScript |
+                                                       std::regex_constants::__polynomial));
+    }
+  }
+  valijson::ValidationVisitor<valijson::adapters::NlohmannJsonAdapter> visitor(
+      adapter, std::vector<std::string>(1, "<root>"), /*strictTypes=*/true, &results, regexes);
+  if (visitor.validateSchema(*schema_)) return violations;
   std::set<std::pair<std::string, std::string>> seen;
   valijson::ValidationResults::Error error;
   while (results.popError(error)) {

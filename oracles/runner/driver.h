@@ -52,6 +52,10 @@ class Driver {
   virtual std::string Name() const = 0;
   /// Runs the case's conversation against `base_url` (the capture server's script).
   virtual DriverReport Run(const Case& c, const std::string& base_url) = 0;
+  /// Called from another thread when the case ran past its time limit: Run() must return
+  /// soon (its report is then discarded for the `timeout` verdict). May come more than once,
+  /// and just before Run() starts talking, so a driver keeps refusing until its next Run().
+  virtual void Cancel() {}
 };
 
 }  // namespace gemini_oracle::runner

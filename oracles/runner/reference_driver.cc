@@ -83,8 +83,21 @@ void ApplyActions(const Actions& actions, const std::vector<ParsedCall>& parsed,
   for (const Result& result : actions.results) {
     const auto index = Select(result.call, parsed);
     if (!index) {
-      throw std::runtime_error("a result of exchange " + std::to_string(exchange) +
-                               " selects no single parsed call");
+      // Names the selector and the calls (function names only, never arguments or IDs), so
+      // the case author sees which part of the case does not fit the parsed turn.
+      std::string names;
+      for (const auto& call : parsed) names += (names.empty() ? "" : ", ") + call.name;
+      std::string selector;
+      if (const auto* position = std::get_if<std::size_t>(&result.call)) {
+        selector = "call " + std::to_string(*position);
+      } else {
+        const NamedCall& named = std::get<NamedCall>(result.call);
+        selector = "{name \"" + named.name + "\"" + (named.args ? ", args}" : "}");
+      }
+      throw std::runtime_error("the result selector " + selector + " of exchange " +
+                               std::to_string(exchange) + " picks no single call among the " +
+                               std::to_string(parsed.size()) + " parsed (" +
+                               (names.empty() ? "none" : names) + ")");
     }
     const ParsedCall& call = parsed[*index];
     switch (result.kind) {
@@ -129,21 +142,30 @@ Json NormalizeNumbers(const Json& value) {
   return value;
 }
 
+void ReferenceDriver::Cancel() {
+  std::lock_guard lock(client_mutex_);
+  if (client_) client_->Cancel();
+}
+
 DriverReport ReferenceDriver::Run(const Case& c, const std::string& base_url) {
   DriverReport report;
   ref::Transcript transcript;
   ref::RequestOptions options = OptionsOf(c);
-  if (client_) {
-    try {
-      client_->Rebase(base_url);
-    } catch (const std::invalid_argument&) {
-      client_.reset();
+  {
+    std::lock_guard lock(client_mutex_);
+    if (client_) {
+      try {
+        client_->Rebase(base_url);
+        client_->ResetCancel();
+      } catch (const std::invalid_argument&) {
+        client_.reset();
+      }
     }
-  }
-  if (!client_) {
-    ref::ClientOptions client_options;
-    client_options.base_url = base_url;
-    client_ = std::make_unique<ref::GeminiHttpClient>(client_options);
+    if (!client_) {
+      ref::ClientOptions client_options;
+      client_options.base_url = base_url;
+      client_ = std::make_unique<ref::GeminiHttpClient>(client_options);
+    }
   }
   ref::GeminiHttpClient& client = *client_;
 

@@ -3,6 +3,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 
 #include "oracles/runner/driver.h"
 #include "reference_impl/http_client.h"
@@ -20,9 +21,11 @@ class ReferenceDriver : public Driver {
 
   std::string Name() const override { return hook_ ? "reference+hook" : "reference"; }
   DriverReport Run(const Case& c, const std::string& base_url) override;
+  void Cancel() override;
 
  private:
   RequestHook hook_;
+  std::mutex client_mutex_;  // Cancel() runs on the watchdog thread
   // Kept across cases: the capture server gives each case its own path under one origin,
   // so one keep-alive connection serves them all.
   std::unique_ptr<ref::GeminiHttpClient> client_;

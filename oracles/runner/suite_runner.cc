@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
+#include <condition_variable>
+#include <map>
 #include <mutex>
 #include <numeric>
 #include <random>
@@ -12,6 +15,7 @@
 
 #include "oracles/capture/capture_server.h"
 #include "oracles/checks/judge.h"
+#include "oracles/runner/case_loader.h"
 #include "reports/index.h"
 
 namespace gemini_oracle::runner {
@@ -36,7 +40,36 @@ std::string ReasonOf(const checks::Finding& finding) {
   return "wire-violation";
 }
 
-nlohmann::json FindingJson(const checks::Finding& f, bool gating) {
+// The journal's request bodies decoded once each, for the reports' view of a finding.
+class SentBodies {
+ public:
+  explicit SentBodies(const std::vector<capture::JournalEntry>& journal) : journal_(journal) {}
+
+  // Request `number` (1-based) as JSON, or nullptr when it is missing or not JSON.
+  const nlohmann::json* Get(std::size_t number) {
+    if (number == 0 || number > journal_.size()) return nullptr;
+    auto [it, inserted] = decoded_.try_emplace(number);
+    if (inserted) {
+      it->second = nlohmann::json::parse(journal_[number - 1].body, nullptr, false);
+    }
+    return it->second.is_discarded() ? nullptr : &it->second;
+  }
+
+ private:
+  const std::vector<capture::JournalEntry>& journal_;
+  std::map<std::size_t, nlohmann::json> decoded_;
+};
+
+const nlohmann::json* Resolve(const nlohmann::json& document, const std::string& pointer) {
+  try {
+    const nlohmann::json::json_pointer parsed(pointer);
+    return document.contains(parsed) ? &document.at(parsed) : nullptr;
+  } catch (const nlohmann::json::exception&) {
+    return nullptr;
+  }
+}
+
+nlohmann::json FindingJson(const checks::Finding& f, bool gating, SentBodies& sent) {
   nlohmann::json out = nlohmann::json::object();
   out["clause"] = f.clause;
   out["level"] = f.level;
@@ -47,7 +80,36 @@ nlohmann::json FindingJson(const checks::Finding& f, bool gating) {
   out["expected"] = nlohmann::json::parse(DumpJson(f.expected));
   out["actual"] = nlohmann::json::parse(DumpJson(f.actual));
   out["message"] = f.message;
+  // A pointer the request lacks: show where the request stops, so a reader sees what was
+  // sent there instead of a bare "absent".
+  const nlohmann::json* body = f.request ? sent.Get(*f.request) : nullptr;
+  if (body != nullptr && !f.pointer.empty() && Resolve(*body, f.pointer) == nullptr) {
+    std::string parent = f.pointer;
+    const nlohmann::json* found = nullptr;
+    while (found == nullptr && !parent.empty()) {
+      parent.erase(parent.rfind('/'));
+      found = Resolve(*body, parent);
+    }
+    out["absent"] = true;
+    if (f.actual.is_string() && f.actual.get<std::string>() == "absent") out["actual"] = nullptr;
+    out["nearest_pointer"] = parent;
+    out["nearest_value"] = found != nullptr ? *found : *body;
+  }
   return out;
+}
+
+nlohmann::json SentJson(const std::vector<capture::JournalEntry>& journal) {
+  nlohmann::json sent = nlohmann::json::array();
+  for (const auto& entry : journal) {
+    nlohmann::json request = nlohmann::json::object();
+    request["request"] = entry.index + 1;
+    request["method"] = entry.method;
+    request["path"] = entry.path;
+    if (!entry.query.empty()) request["query"] = entry.query;
+    request["body"] = entry.body;  // raw bytes as sent; invalid UTF-8 is replaced on output
+    sent.push_back(std::move(request));
+  }
+  return sent;
 }
 
 nlohmann::json BaseResult(const Case& c, const SuiteOptions& options) {
@@ -78,7 +140,8 @@ bool IsGating(const checks::Finding& f, bool strict) {
 }
 
 nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& driver,
-                      const ClauseRegistry& registry, const SuiteOptions& options) {
+                      const ClauseRegistry& registry, const SuiteOptions& options,
+                      const std::function<bool()>& timed_out) {
   nlohmann::json result = BaseResult(c, options);
   for (const auto& feature : options.unsupported_features) {
     if (c.HasFeature(feature)) {
@@ -94,6 +157,7 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     turn.status = ex.response.status;
     turn.headers = ex.response.headers;
     turn.body = ex.response.raw_body ? *ex.response.raw_body : DumpJson(ex.response.body);
+    turn.delay = std::chrono::milliseconds(ex.response.delay_ms);
     turns.push_back(std::move(turn));
   }
   const std::string script = server.AddScript(std::move(turns));
@@ -110,10 +174,16 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
   for (const auto& entry : journal) request_bytes += entry.body.size();
   result["request_bytes"] = request_bytes;
 
-  if (report.harness_error) {
+  if (timed_out()) {
+    // What the cancelled driver reported is an artefact of the cancellation: not judged.
+    result["verdict"] = std::string(reports::kTimeout);
+    result["reason"] = "no verdict within the case time limit of " +
+                       std::to_string(options.case_timeout.count()) + " ms";
+  } else if (report.harness_error) {
     result["verdict"] = std::string(reports::kError);
     result["reason"] = *report.harness_error;
   } else {
+    SentBodies sent(journal);
     std::vector<checks::Finding> findings = checks::JudgeAll(checks::CaseRun{c, journal, report});
     // The registry decides levels, so promoting a clause is a one-line data change.
     for (auto& f : findings) {
@@ -122,7 +192,7 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     std::optional<std::string> reason;
     for (const auto& f : findings) {
       const bool gating = IsGating(f, options.strict);
-      result["findings"].push_back(FindingJson(f, gating));
+      result["findings"].push_back(FindingJson(f, gating, sent));
       if (gating && !reason) reason = ReasonOf(f);
     }
     // An i_ case leaves its one behaviour open, not the rest of the wire: a gating finding
@@ -137,6 +207,7 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
       result["verdict"] = std::string(reports::kPass);
     }
   }
+  if (options.keep_requests || reports::Gates(result)) result["sent"] = SentJson(journal);
   const auto elapsed = std::chrono::steady_clock::now() - started;
   result["duration_ms"] =
       std::round(std::chrono::duration<double, std::milli>(elapsed).count() * 1000.0) / 1000.0;
@@ -165,17 +236,60 @@ std::optional<Shard> ParseShard(const std::string& text) {
   }
 }
 
-bool InShard(const Case& c, const Shard& shard) {
-  return Fnv1a(c.id) % shard.count == shard.index - 1;
+bool InShard(const std::string& case_id, const Shard& shard) {
+  return Fnv1a(case_id) % shard.count == shard.index - 1;
+}
+
+bool InShard(const Case& c, const Shard& shard) { return InShard(c.id, shard); }
+
+nlohmann::json BadFixtureResults(const std::vector<Diagnostic>& diagnostics,
+                                 const std::filesystem::path& fixtures_root, const Shard& shard,
+                                 const SuiteOptions& options) {
+  std::map<std::string, std::vector<const Diagnostic*>> by_file;
+  for (const auto& d : diagnostics) by_file[d.file].push_back(&d);
+  std::map<std::string, nlohmann::json> by_id;
+  for (const auto& [file, found] : by_file) {
+    const std::string id = CaseId(file, fixtures_root);
+    if (!InShard(id, shard)) continue;
+    Case placeholder;
+    placeholder.id = id;
+    placeholder.file = file;
+    nlohmann::json result = BaseResult(placeholder, options);
+    const std::string name = std::filesystem::path(file).filename().string();
+    const auto expected = ExpectedFromFileName(name);
+    result["expected"] = expected ? std::string(ToString(*expected)) : std::string();
+    result["verdict"] = std::string(reports::kError);
+    result["bad_fixture"] = true;
+    result["reason"] = "bad fixture: " + std::to_string(found.size()) + " problem" +
+                       (found.size() == 1 ? "" : "s") + ", first [" + found.front()->rule + "]";
+    nlohmann::json list = nlohmann::json::array();
+    for (const Diagnostic* d : found) {
+      list.push_back({{"line", d->line},
+                      {"column", d->column},
+                      {"rule", d->rule},
+                      {"message", d->message}});
+    }
+    result["diagnostics"] = std::move(list);
+    // Two diagnostics paths may name one id (a folder and a file): keep them apart.
+    std::string key = id;
+    while (by_id.count(key)) key += "~";
+    by_id.emplace(key, std::move(result));
+  }
+  nlohmann::json array = nlohmann::json::array();
+  for (auto& [id, result] : by_id) array.push_back(std::move(result));
+  return array;
 }
 
 bool MatchesFilter(const Case& c, const std::string& filter) {
   if (filter.empty()) return true;
+  // Upper case only: "adr-226/y_*" is a glob over ids (folders are lower case).
   if (filter.rfind("ADR-", 0) == 0) {
-    // "ADR-226" and "ADR-226." select the whole ADR; "ADR-226.1" does not select ADR-226.10.
+    // "ADR-226" and "ADR-226." select the whole ADR, "ADR-" every clause; "ADR-226.1" does
+    // not select ADR-226.10 (a filter ending in a digit stops at a clause-id boundary).
+    const bool at_boundary = std::isdigit(static_cast<unsigned char>(filter.back())) != 0;
     return std::any_of(c.clauses.begin(), c.clauses.end(), [&](const std::string& id) {
       if (id.rfind(filter, 0) != 0) return false;
-      return id.size() == filter.size() || filter.back() == '.' || id[filter.size()] == '.';
+      return !at_boundary || id.size() == filter.size() || id[filter.size()] == '.';
     });
   }
   if (c.HasFeature(filter)) return true;
@@ -200,9 +314,21 @@ nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& re
   std::size_t done = 0;
   const std::size_t fail_limit =
       options.fail_fast ? 1 : options.max_fail.value_or(static_cast<std::size_t>(-1));
+  const unsigned jobs = std::max(1u, options.jobs);
 
-  auto worker = [&] {
+  // What the watchdog sees of each worker: the driver of the case under way and its deadline.
+  struct Watch {
+    std::mutex mu;
+    Driver* driver = nullptr;
+    std::chrono::steady_clock::time_point deadline;
+    bool timed_out = false;
+  };
+  std::vector<Watch> watches(jobs);
+  const bool limited = options.case_timeout.count() > 0;
+
+  auto worker = [&](unsigned j) {
     std::unique_ptr<Driver> driver = make_driver();
+    Watch& watch = watches[j];
     for (;;) {
       const std::size_t slot = next.fetch_add(1);
       if (slot >= order.size()) return;
@@ -213,13 +339,27 @@ nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& re
         result["verdict"] = std::string(reports::kSkipped);
         result["reason"] = "not run: failure limit reached";
       } else {
+        {
+          std::lock_guard lock(watch.mu);
+          watch.driver = driver.get();
+          watch.deadline = std::chrono::steady_clock::now() + options.case_timeout;
+          watch.timed_out = false;
+        }
+        const auto timed_out = [&watch] {
+          std::lock_guard lock(watch.mu);
+          return watch.timed_out;
+        };
         try {
-          result = RunOne(cases[i], server, *driver, registry, options);
+          result = RunOne(cases[i], server, *driver, registry, options, timed_out);
         } catch (const std::exception& e) {
           // A throwing judge or writer must not end the run; the case reports it.
           result = BaseResult(cases[i], options);
           result["verdict"] = std::string(reports::kError);
           result["reason"] = std::string("harness: ") + e.what();
+        }
+        {
+          std::lock_guard lock(watch.mu);
+          watch.driver = nullptr;
         }
         if (reports::Gates(result) && gating.fetch_add(1) + 1 >= fail_limit) stop.store(true);
       }
@@ -229,11 +369,40 @@ nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& re
       if (options.progress) options.progress(results[i], done, cases.size());
     }
   };
-  const unsigned jobs = std::max(1u, options.jobs);
+
+  // Cancels a case past its deadline, again at every tick until its driver returns: a
+  // cancellation that lands just before the driver starts talking must not be lost.
+  std::mutex tick_mutex;
+  std::condition_variable tick;
+  bool finished = false;
+  std::thread watchdog;
+  if (limited) {
+    watchdog = std::thread([&] {
+      std::unique_lock lock(tick_mutex);
+      while (!tick.wait_for(lock, std::chrono::milliseconds(50), [&] { return finished; })) {
+        const auto now = std::chrono::steady_clock::now();
+        for (Watch& watch : watches) {
+          std::lock_guard guard(watch.mu);
+          if (watch.driver != nullptr && now >= watch.deadline) {
+            watch.timed_out = true;
+            watch.driver->Cancel();
+          }
+        }
+      }
+    });
+  }
   std::vector<std::thread> threads;
-  for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
+  for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker, j);
+  worker(0);
   for (auto& t : threads) t.join();
+  if (limited) {
+    {
+      std::lock_guard lock(tick_mutex);
+      finished = true;
+    }
+    tick.notify_all();
+    watchdog.join();
+  }
 
   nlohmann::json array = nlohmann::json::array();
   for (auto& r : results) array.push_back(std::move(r));

@@ -1,6 +1,7 @@
 #pragma once
 // Case -> capture server -> driver -> journal -> judges -> one index entry per case.
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -12,6 +13,7 @@
 
 #include "oracles/runner/case.h"
 #include "oracles/runner/clause_registry.h"
+#include "oracles/runner/diagnostic.h"
 #include "oracles/runner/driver.h"
 
 namespace gemini_oracle::runner {
@@ -27,9 +29,11 @@ std::optional<Shard> ParseShard(const std::string& text);
 /// True when the case is in the shard: a stable hash of its id, so adding a case never
 /// moves the others between shards.
 bool InShard(const Case& c, const Shard& shard);
+bool InShard(const std::string& case_id, const Shard& shard);
 
-/// A clause id prefix ("ADR-226.3", "ADR-224"), a feature ("parallel"), or a glob over the
-/// id or file stem ("adr-226/y_*", "*identical*"). Empty matches everything.
+/// A clause id prefix ("ADR-226.3", "ADR-224", "ADR-"; one that ends in a digit stops at a
+/// clause boundary, so "ADR-226.1" is not "ADR-226.10"), a feature ("parallel"), or a glob
+/// over the id or file stem ("adr-226/y_*", "*identical*"). Empty matches everything.
 bool MatchesFilter(const Case& c, const std::string& filter);
 
 struct SuiteOptions {
@@ -38,6 +42,12 @@ struct SuiteOptions {
   bool fail_fast = false;  // stop scheduling after the first gating result
   std::optional<std::size_t> max_fail;
   std::uint64_t seed = 0;  // shuffles execution order; reports stay in id order
+  /// Wall-clock limit of one case; past it the driver is cancelled and the case gets the
+  /// `timeout` verdict while the run goes on. Zero: no limit.
+  std::chrono::milliseconds case_timeout{60000};
+  /// Keep the request bodies of every case in its result (`sent`); without it only the
+  /// results that gate keep them.
+  bool keep_requests = false;
   /// Features the driver cannot run yet; such cases are skipped with a reason.
   std::vector<std::string> unsupported_features = {"streaming", "persistence"};
   /// Result `file` paths are written relative to this folder (the source root), so reports
@@ -46,6 +56,13 @@ struct SuiteOptions {
   /// Called after each case, from worker threads but never concurrently.
   std::function<void(const nlohmann::json& result, std::size_t done, std::size_t total)> progress;
 };
+
+/// One index entry per file that failed `check` (verdict `error`, `bad_fixture: true`, its
+/// diagnostics under `diagnostics`), in id order, so every report shows the bad file.
+/// Only the files of `shard` are kept.
+nlohmann::json BadFixtureResults(const std::vector<Diagnostic>& diagnostics,
+                                 const std::filesystem::path& fixtures_root, const Shard& shard,
+                                 const SuiteOptions& options);
 
 /// Makes one driver per worker thread.
 using DriverFactory = std::function<std::unique_ptr<Driver>()>;

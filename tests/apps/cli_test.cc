@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -38,6 +39,13 @@ struct Captured {
   std::string out;
   std::string err;
 };
+
+std::string ReadText(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 Captured Check(const TempDir& dir, std::vector<std::filesystem::path> paths = {}) {
   CheckArgs args;
@@ -129,15 +137,115 @@ TEST(RunCommand, BadFixtureIsReportedAndTheRestRuns) {
   const Captured c = RunCli(dir, reports.path());
   EXPECT_EQ(c.status, kExitBadInput) << c.out << c.err;
   EXPECT_THAT(c.err, HasSubstr("y_broken.json:1:"));
-  EXPECT_THAT(c.out, HasSubstr("gemini-oracle: 1 passed, 0 failed, 0 skipped"));
+  EXPECT_THAT(c.out, HasSubstr("gemini-oracle: 1 passed, 0 failed, 0 skipped, "
+                               "0 implementation-defined, 1 errors (1 bad fixtures), "
+                               "0 timeouts, 0 known; 2 in all"));
   for (const char* file : {"index.json", "junit.xml", "summary.md", "summary.html"}) {
     EXPECT_TRUE(std::filesystem::exists(reports.path() / file)) << file;
   }
-  std::ifstream index(reports.path() / "index.json");
-  std::stringstream text;
-  text << index.rdbuf();
-  EXPECT_THAT(text.str(), HasSubstr("\"seed\": 7"));
-  EXPECT_THAT(text.str(), Not(HasSubstr("y_broken")));
+  // The bad file is in every report, with its diagnostics, as an error.
+  const std::string index = ReadText(reports.path() / "index.json");
+  EXPECT_THAT(index, HasSubstr("\"seed\": 7"));
+  EXPECT_THAT(index, HasSubstr("\"id\": \"adr-224/y_broken\""));
+  EXPECT_THAT(index, HasSubstr("\"bad_fixture\": true"));
+  EXPECT_THAT(index, HasSubstr("\"rule\": \"json.syntax\""));
+  const std::string junit = ReadText(reports.path() / "junit.xml");
+  EXPECT_THAT(junit, HasSubstr("<testsuites name=\"gemini-oracle\" tests=\"2\" failures=\"0\" errors=\"1\""));
+  EXPECT_THAT(junit, HasSubstr("y_broken.json:1:17: invalid JSON"));
+  EXPECT_THAT(ReadText(reports.path() / "summary.md"), HasSubstr("1:17: invalid JSON"));
+  EXPECT_THAT(ReadText(reports.path() / "summary.html"), HasSubstr("1:17: invalid JSON"));
+  EXPECT_THAT(ReadText(reports.path() / "summary.md"), Not(HasSubstr("None.")));
+}
+
+// Removes the previous run's reports before running, so a run that stops early never leaves
+// yesterday's green verdict behind.
+TEST(RunCommand, StaleReportsAreRemovedFirst) {
+  TempDir dir, reports;
+  for (const char* file : {"index.json", "junit.xml", "summary.md", "summary.html"}) {
+    reports.Write(file, "stale");
+  }
+  RunArgs filter;
+  filter.filter = "ADR-226.3";  // selects nothing: the run stops before judging anything
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  EXPECT_EQ(RunCli(dir, reports.path(), filter).status, kExitBadInput);
+  for (const char* file : {"index.json", "junit.xml", "summary.md", "summary.html"}) {
+    EXPECT_FALSE(std::filesystem::exists(reports.path() / file)) << file;
+  }
+}
+
+// Refuses a report folder it cannot write before running any case.
+TEST(RunCommand, UnwritableReportDirFailsFirst) {
+  TempDir dir, reports;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  const auto blocker = reports.Write("file", "not a folder");
+  const Captured c = RunCli(dir, blocker / "reports");
+  EXPECT_EQ(c.status, kExitBadInput);
+  EXPECT_THAT(c.err, HasSubstr("--report-dir"));
+  EXPECT_THAT(c.out, Not(HasSubstr("cases, seed")));
+}
+
+// Keeps the request bodies of a failing case and shows where an absent pointer stops.
+TEST(RunCommand, FailingCaseShowsWhatWasSent) {
+  TempDir dir, reports;
+  dir.Write("adr-224/y_wrong_expectation.json",
+            Replace(kGoodCase, R"("pointer": "/contents/1/parts/0/functionCall/args", "equals": {})",
+                    R"("pointer": "/contents/1/parts/0/functionCall/nothing", "equals": {})"));
+  const Captured c = RunCli(dir, reports.path());
+  EXPECT_EQ(c.status, kExitConformance) << c.out << c.err;
+  const std::string index = ReadText(reports.path() / "index.json");
+  EXPECT_THAT(index, HasSubstr("\"sent\": ["));
+  EXPECT_THAT(index, HasSubstr("\"nearest_pointer\": \"/contents/1/parts/0/functionCall\""));
+  EXPECT_THAT(ReadText(reports.path() / "summary.md"), HasSubstr("request 2: POST /v1beta/models/"));
+  EXPECT_THAT(ReadText(reports.path() / "junit.xml"), HasSubstr("<system-out>request 1: POST"));
+  // Passing cases keep no bodies unless asked.
+  TempDir good_reports;
+  dir.Write("adr-224/y_wrong_expectation.json", kGoodCase);
+  EXPECT_EQ(RunCli(dir, good_reports.path()).status, 0);
+  EXPECT_THAT(ReadText(good_reports.path() / "index.json"), Not(HasSubstr("\"sent\"")));
+  RunArgs keep;
+  keep.keep_requests = true;
+  EXPECT_EQ(RunCli(dir, good_reports.path(), keep).status, 0);
+  EXPECT_THAT(ReadText(good_reports.path() / "index.json"), HasSubstr("\"sent\""));
+}
+
+// Runs an empty shard as a success (more shards than cases is a valid CI matrix).
+TEST(RunCommand, EmptyShardSucceeds) {
+  TempDir dir, reports;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  int empty_shards = 0;
+  for (std::size_t i = 1; i <= 8; ++i) {
+    RunArgs shard;
+    shard.shard = std::to_string(i) + "/8";
+    const Captured c = RunCli(dir, reports.path(), shard);
+    EXPECT_EQ(c.status, 0) << c.err;
+    if (c.out.find("holds none of the 1 selected cases") != std::string::npos) ++empty_shards;
+  }
+  EXPECT_EQ(empty_shards, 7);
+}
+
+// Checks every case under a folder given as a path.
+TEST(CheckCommand, FolderArgumentChecksItsCases) {
+  TempDir dir;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  dir.Write("adr-224/y_broken.json", "[");
+  const Captured c = Check(dir, {dir.path() / "adr-224"});
+  EXPECT_EQ(c.status, kExitBadInput);
+  EXPECT_THAT(c.out, HasSubstr("1 valid case, 1 problem"));
+  EXPECT_THAT(c.err, HasSubstr("y_broken.json:1:2"));
+}
+
+// Says why it exits 4: the bad fixtures are listed.
+TEST(ClausesCommand, BadFixturesAreNamed) {
+  TempDir dir;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  dir.Write("adr-224/y_broken.json", "[");
+  ClausesArgs args;
+  args.source_root = SourceRoot();
+  args.fixtures = dir.path();
+  std::ostringstream out, err;
+  EXPECT_EQ(ClausesCommand(args, out, err) & kExitBadInput, kExitBadInput);
+  EXPECT_THAT(err.str(), HasSubstr("y_broken.json:1:2"));
+  EXPECT_THAT(err.str(), HasSubstr("1 problem(s) in the fixtures"));
 }
 
 // Fails with exit bit 1 when the wire contradicts a case's literal assertion (negative control).
@@ -162,7 +270,10 @@ TEST(RunCommand, UsageErrorsAreBadInput) {
   filter.filter = "ADR-226.3";
   const Captured c = RunCli(dir, reports.path(), filter);
   EXPECT_EQ(c.status, kExitBadInput);
-  EXPECT_THAT(c.err, HasSubstr("no case selected"));
+  EXPECT_THAT(c.err, HasSubstr("--filter 'ADR-226.3' selects none of the 1 cases"));
+  RunArgs every;
+  every.filter = "ADR-";
+  EXPECT_EQ(RunCli(dir, reports.path(), every).status, 0);
 }
 
 // Flags a must-clause without a case and exits nonzero.
@@ -185,6 +296,26 @@ TEST(ClausesCommand, RealCorpusCoversEveryMustClause) {
   args.fixtures = SourceRoot() / "fixtures";
   std::ostringstream out, err;
   EXPECT_EQ(ClausesCommand(args, out, err), 0) << err.str();
+}
+
+// Gives a case whose answer never comes in time the timeout verdict, cancels it promptly
+// and runs the rest (the per-case limit, with the real reference driver and server).
+TEST(RunCommand, SlowCaseTimesOutAndTheRunGoesOn) {
+  TempDir dir, reports;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  dir.Write("adr-224/y_slow.json",
+            Replace(kGoodCase, R"("response": {"body")", R"("response": {"delay_ms": 600000, "body")"));
+  RunArgs args;
+  args.case_timeout = std::chrono::seconds(1);
+  args.jobs = 2;
+  const auto started = std::chrono::steady_clock::now();
+  const Captured c = RunCli(dir, reports.path(), args);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(60));
+  EXPECT_EQ(c.status, kExitHarness) << c.out << c.err;
+  EXPECT_THAT(c.out, HasSubstr("1 passed, 0 failed, 0 skipped, 0 implementation-defined, "
+                               "0 errors (0 bad fixtures), 1 timeouts"));
+  EXPECT_THAT(c.err, HasSubstr("timeout: adr-224/y_slow"));
+  EXPECT_THAT(ReadText(reports.path() / "junit.xml"), HasSubstr("type=\"timeout\""));
 }
 
 }  // namespace

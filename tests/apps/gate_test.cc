@@ -252,5 +252,28 @@ TEST_F(Gate, FailFastStopsEarly) {
   EXPECT_GT(not_run, 100u);
 }
 
+// Gives exactly the same verdicts and findings at 64 jobs, run after run, as at one job
+// (timings aside): more connections than any fixed server pool must change nothing.
+TEST_F(Gate, VerdictsDoNotDependOnJobs) {
+  const auto verdicts = [](unsigned jobs, std::uint64_t seed) {
+    SuiteOptions options;
+    options.jobs = jobs;
+    options.seed = seed;
+    nlohmann::json results =
+        RunSuite(corpus_->cases, loader_->registry(),
+                 [] { return std::make_unique<ReferenceDriver>(); }, options);
+    for (auto& r : results) r.erase("duration_ms");
+    return results;
+  };
+  const nlohmann::json one_job = verdicts(1, 5);
+  for (std::uint64_t round = 0; round < 4; ++round) {
+    const nlohmann::json many = verdicts(64, round);
+    ASSERT_EQ(many.size(), one_job.size());
+    for (std::size_t i = 0; i < many.size(); ++i) {
+      EXPECT_EQ(many[i], one_job[i]) << "round " << round << ": " << many[i].dump(2);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gemini_oracle::runner

@@ -153,6 +153,15 @@ TEST(HttpClient, RejectsDuplicateMemberNames) {
   EXPECT_EQ(FailureOf({200, {}, R"({"candidates":[],"candidates":[{}]})"}).code(), "http.body");
 }
 
+// Raises http.body for a 2xx body nested past kMaxJsonDepth and for one holding a number
+// beyond a double: neither can be read as sent.
+TEST(HttpClient, RejectsTooDeepOrOverflowingSuccessBody) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  EXPECT_EQ(FailureOf({200, {}, deep}).code(), "http.body");
+  EXPECT_EQ(FailureOf({200, {}, R"({"candidates":[],"usage":1e999})"}).code(), "http.body");
+  EXPECT_EQ(FailureOf({200, {}, "[" + std::string(400, '9') + "]"}).code(), "http.body");
+}
+
 // Raises http.transport when nothing listens on the port.
 TEST(HttpClient, ReportsConnectionRefusedAsTransport) {
   // A bound socket that never listens: connections are refused and no one else takes the port.

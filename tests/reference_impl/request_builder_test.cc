@@ -56,6 +56,20 @@ TEST(ResultToResponseObject, WrapsEveryKindIntoAnObject) {
   EXPECT_FALSE(ResultToResponseObject("[1]", false).is_array());
 }
 
+// Sends as text a result that ParseJson refuses: nesting past kMaxJsonDepth (which once
+// reached the recursive dump and overflowed the stack) and numbers beyond a double.
+TEST(ResultToResponseObject, SendsUnreadableJsonAsText) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const Json wrapped = ResultToResponseObject(deep, false);
+  ASSERT_TRUE(wrapped.contains("output"));
+  EXPECT_EQ(wrapped["output"].get<std::string>(), deep);
+  EXPECT_NO_THROW(DumpJson(wrapped));
+  EXPECT_EQ(DumpJson(ResultToResponseObject("1e999", false)), R"({"output":"1e999"})");
+  const std::string digits(400, '9');
+  EXPECT_EQ(DumpJson(ResultToResponseObject("[" + digits + "]", false)),
+            R"({"output":"[)" + digits + R"(]"})");
+}
+
 // Replays owned native parts verbatim: order, signatures, unknown members (ADR-224.8).
 TEST(RequestBuilder, ReplaysNativePartsVerbatim) {
   const std::string parts =

@@ -13,6 +13,7 @@
 #include "reports/markdown.h"
 #include "reports/text.h"
 #include "reports/write_all.h"
+#include "tests/temp_dir.h"
 
 namespace gemini_oracle::reports {
 namespace {
@@ -178,13 +179,9 @@ TEST(Gates, FailErrorTimeoutGate) {
 
 // Writes the index with sorted keys, so two runs diff cleanly.
 TEST(WriteIndex, KeysAreSorted) {
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("gemini-oracle-reports-" + std::to_string(std::random_device()()));
-  std::filesystem::create_directories(dir);
-  WriteIndex(SampleIndex(), dir / "index.json");
-  std::ifstream in(dir / "index.json");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::filesystem::remove_all(dir);
+  std::ostringstream out;
+  WriteIndexTo(SampleIndex(), out);
+  const std::string text = out.str();
   const auto pos = [&](const std::string& key) { return text.find("\"" + key + "\":"); };
   EXPECT_LT(pos("context"), pos("json_schema_version"));
   EXPECT_LT(pos("json_schema_version"), pos("results"));
@@ -320,6 +317,78 @@ TEST(MarkdownCode, SurvivesBackticks) {
   EXPECT_EQ(MarkdownCode("a`b"), "``a`b``");
   EXPECT_EQ(MarkdownCode("`x"), "`` `x ``");
   EXPECT_EQ(MarkdownCode("a|b", true), "`a\\|b`");
+}
+
+// An index with a bad fixture, kept request bodies and a finding at an absent pointer.
+json EvidenceIndex() {
+  json index = SampleIndex();
+  json bad = Result("adr-226/y_broken", "error", "bad fixture: 1 problem, first [json.bom]");
+  bad["bad_fixture"] = true;
+  bad["diagnostics"] = json::array({{{"line", 1}, {"column", 1}, {"rule", "json.bom"},
+                                     {"message", "a UTF-8 byte order mark before the value"}}});
+  index["results"].push_back(bad);
+  json& failed = index["results"][1];
+  failed["sent"] = json::array({{{"request", 1},
+                                 {"method", "POST"},
+                                 {"path", "/v1beta/models/m:generateContent"},
+                                 {"body", "{\"contents\":[]} ``` <b>"}}});
+  failed["findings"][0]["absent"] = true;
+  failed["findings"][0]["actual"] = nullptr;
+  failed["findings"][0]["nearest_pointer"] = "/contents/1/parts/0";
+  failed["findings"][0]["nearest_value"] = {{"functionResponse", {{"name", "f"}}}};
+  return index;
+}
+
+// Shows a bad fixture's diagnostics, the bodies sent and where an absent pointer stops, in
+// every derived format.
+TEST(DerivedFormats, ShowDiagnosticsBodiesAndNearestParent) {
+  const json index = EvidenceIndex();
+  const std::string md = Render(WriteMarkdown, index);
+  EXPECT_NE(md.find("1:1: a UTF-8 byte order mark before the value [json.bom]"), std::string::npos);
+  EXPECT_NE(md.find("request 1: POST /v1beta/models/m:generateContent"), std::string::npos);
+  EXPECT_NE(md.find("````json\n{\"contents\":[]} ``` <b>\n````"), std::string::npos) << md;
+  EXPECT_NE(md.find("absent; nearest existing /contents/1/parts/0 = "), std::string::npos);
+  const std::string html = Render(WriteHtml, index);
+  EXPECT_NE(html.find("<pre>{&quot;contents&quot;:[]} ``` &lt;b&gt;</pre>"), std::string::npos);
+  EXPECT_NE(html.find("[json.bom]"), std::string::npos);
+  const std::string xml = Render(WriteJunit, index);
+  EXPECT_NE(xml.find("errors=\"3\""), std::string::npos);
+  EXPECT_NE(xml.find("fixtures/adr-226/y_broken.json:1:1: a UTF-8 byte order mark"),
+            std::string::npos);
+  EXPECT_NE(xml.find("<system-out>request 1: POST"), std::string::npos);
+  EXPECT_NE(xml.find("absent; nearest existing /contents/1/parts/0"), std::string::npos);
+}
+
+// Removes a previous run's reports and proves the folder writable; refuses a folder it
+// cannot create.
+TEST(PrepareReportDir, RemovesStaleReports) {
+  testing::TempDir dir;
+  for (const auto& name : ReportFileNames()) dir.Write(name, "stale");
+  dir.Write("keep.txt", "unrelated");
+  PrepareReportDir(dir.path());
+  for (const auto& name : ReportFileNames()) {
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / name)) << name;
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "keep.txt"));
+  const auto file = dir.Write("plain", "x");
+  EXPECT_THROW(PrepareReportDir(file / "sub"), std::runtime_error);
+}
+
+// Replaces each report whole and leaves no temporary file behind.
+TEST(WriteAll, ReplacesAtomically) {
+  testing::TempDir dir;
+  for (const auto& name : ReportFileNames()) dir.Write(name, "old");
+  WriteAll(SampleIndex(), dir.path());
+  std::size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
+    ++files;
+    EXPECT_EQ(entry.path().filename().string().find(".partial"), std::string::npos);
+  }
+  EXPECT_EQ(files, ReportFileNames().size());
+  std::ifstream in(dir.path() / "index.json");
+  std::string first;
+  std::getline(in, first);
+  EXPECT_EQ(first, "{");
 }
 
 }  // namespace

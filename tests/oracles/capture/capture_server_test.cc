@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <httplib.h>
 
+#include <atomic>
 #include <chrono>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -53,6 +54,22 @@ void ExpectGoogleError(const httplib::Result& res, int code, const std::string& 
   EXPECT_EQ(body["error"]["code"], code);
   EXPECT_EQ(body["error"]["status"], status);
   EXPECT_TRUE(body["error"]["message"].is_string());
+}
+
+// Waits until the server has journaled `count` requests under the id, for at most 5 s.
+bool AwaitRequests(const CaptureServer& server, const std::string& id, std::size_t count) {
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (server.RequestCount(id) < count) {
+    if (std::chrono::steady_clock::now() > give_up) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+ScriptedResponse Slow(std::string body, std::chrono::milliseconds delay) {
+  ScriptedResponse turn = Ok(std::move(body));
+  turn.delay = delay;
+  return turn;
 }
 
 // Serves each scripted turn once, in order, with its status, headers and exact body bytes.
@@ -340,6 +357,94 @@ TEST(CaptureServer, DestroysQuicklyWhenIdle) {
     client.reset();
   }
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+}
+
+// Answers a delayed turn after its delay, journals it on arrival, and answers other scripts
+// meanwhile.
+TEST(CaptureServer, DelaysTheAnswerOfATurn) {
+  using Clock = std::chrono::steady_clock;
+  constexpr auto kDelay = std::chrono::milliseconds(1000);
+  CaptureServer server;
+  const std::string slow = server.AddScript({Slow(R"({"slow":1})", kDelay), Ok(R"({"slow":2})")});
+  const std::string fast = server.AddScript({Ok(R"({"fast":1})")});
+
+  httplib::Result first(nullptr, httplib::Error::Unknown);
+  httplib::Result second(nullptr, httplib::Error::Unknown);
+  Clock::duration first_took{};
+  std::atomic<bool> first_answered{false};
+  std::thread slow_client([&] {
+    auto client = Connect(server);
+    const auto sent = Clock::now();
+    first = client->Post(ScriptPath(slow, kGenerate), "{\"n\":1}", "application/json");
+    first_took = Clock::now() - sent;
+    first_answered = true;
+    second = client->Post(ScriptPath(slow, kGenerate), "{\"n\":2}", "application/json");
+  });
+  ASSERT_TRUE(AwaitRequests(server, slow, 1));
+  auto client = Connect(server);
+  auto other = client->Post(ScriptPath(fast, kGenerate), "{}", "application/json");
+  const bool other_before_slow = !first_answered;
+  slow_client.join();
+
+  ASSERT_TRUE(other);
+  EXPECT_EQ(other->body, R"({"fast":1})");
+  EXPECT_TRUE(other_before_slow);
+  ASSERT_TRUE(first) << httplib::to_string(first.error());
+  EXPECT_EQ(first->status, 200);
+  EXPECT_EQ(first->body, R"({"slow":1})");
+  EXPECT_GE(first_took, kDelay);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->body, R"({"slow":2})");
+  const auto journal = server.Journal(slow);
+  ASSERT_EQ(journal.size(), 2u);
+  EXPECT_EQ(journal[0].body, "{\"n\":1}");
+  EXPECT_TRUE(journal[0].scripted);
+}
+
+// Ends a handler's delay as soon as its script is removed, answering 503 UNAVAILABLE.
+TEST(CaptureServer, RemoveScriptEndsADelayAtOnce) {
+  using Clock = std::chrono::steady_clock;
+  CaptureServer server;
+  const std::string id = server.AddScript({Slow("{}", std::chrono::seconds(30))});
+  httplib::Result res(nullptr, httplib::Error::Unknown);
+  Clock::time_point answered;
+  std::thread waiting([&] {
+    auto client = Connect(server);
+    res = client->Post(ScriptPath(id, kGenerate), "{}", "application/json");
+    answered = Clock::now();
+  });
+  ASSERT_TRUE(AwaitRequests(server, id, 1));
+  const auto removed = Clock::now();
+  server.RemoveScript(id);
+  waiting.join();
+
+  ExpectGoogleError(res, 503, "UNAVAILABLE");
+  EXPECT_THAT(nlohmann::json::parse(res->body)["error"]["message"].get<std::string>(),
+              HasSubstr("script " + id + " was removed"));
+  EXPECT_LT(answered - removed, std::chrono::seconds(1));
+}
+
+// Shuts down at once while a handler waits out a long delay, answering it 503 UNAVAILABLE.
+TEST(CaptureServer, DestroysPromptlyWhileAnAnswerIsDelayed) {
+  using Clock = std::chrono::steady_clock;
+  auto server = std::make_unique<CaptureServer>();
+  const std::string id = server->AddScript({Slow("{}", std::chrono::seconds(30))});
+  const int port = server->port();
+  httplib::Result res(nullptr, httplib::Error::Unknown);
+  std::thread waiting([&res, port, path = ScriptPath(id, kGenerate)] {
+    httplib::Client client("127.0.0.1", port);
+    client.set_keep_alive(true);
+    client.set_tcp_nodelay(true);
+    res = client.Post(path, "{}", "application/json");
+  });
+  ASSERT_TRUE(AwaitRequests(*server, id, 1));
+  const auto start = Clock::now();
+  server.reset();
+  const auto took = Clock::now() - start;
+  waiting.join();
+
+  EXPECT_LT(took, std::chrono::seconds(1));
+  ExpectGoogleError(res, 503, "UNAVAILABLE");
 }
 
 }  // namespace

@@ -66,6 +66,21 @@ TEST(Decoding, ReportsRepeatedMemberName) {
   EXPECT_NE(findings[0].message.find("repeats a member name"), std::string::npos);
 }
 
+// Reports a body nested past kMaxJsonDepth and one holding a number beyond a double as
+// undecodable, instead of letting the judges recurse or the exception escape.
+TEST(Decoding, ReportsTooDeepOrOverflowingBody) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto report = testing::ParallelReport();
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const auto journal = MakeJournal({deep, R"({"contents":[],"n":1e999})"});
+  const auto findings = JudgeDecoding({c, journal, report});
+  EXPECT_EQ(testing::Where(findings), (testing::Places{{"ADR-224.12", ""}, {"ADR-224.12", ""}}));
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[1].request, 2u);
+  EXPECT_NE(findings[1].message.find("beyond the range of a double"), std::string::npos);
+  EXPECT_NO_THROW(JudgeAll({c, journal, report}));
+}
+
 // Reports a JSON body without a contents list at /contents.
 TEST(Decoding, ReportsBodyWithoutContents) {
   const auto c = MakeCase(testing::kParallelCase);

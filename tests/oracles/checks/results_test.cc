@@ -274,6 +274,20 @@ TEST(TranscriptResults, ReportsCarriedPayloadForms) {
             (Places{{"ADR-224.5", "/contents/5/parts/0/functionResponse/response"}}));
 }
 
+// Judges a carried result that ParseJson refuses (a number beyond a double, nesting past
+// kMaxJsonDepth) as text, as the builder sends it, instead of letting the exception escape.
+TEST(TranscriptResults, AcceptsUnreadableJsonResultSentAsText) {
+  const std::string deep = std::string(600, '[') + std::string(600, ']');
+  for (const std::string& content : {std::string("1e999"), deep}) {
+    const std::string c = Replace(std::string(kTranscriptCase), R"("content": "4")",
+                                  R"("content": ")" + content + R"(")");
+    const std::string request1 = Replace(kTranscriptRequest1, R"("response":{"output":4})",
+                                         R"("response":{"output":")" + content + R"("})");
+    const auto findings = JudgeTranscript(request1, c);
+    EXPECT_TRUE(findings.empty()) << Describe(findings);
+  }
+}
+
 // Reports a carried answer missing from the answering content (226.20 count, then 224.5).
 TEST(TranscriptResults, ReportsMissingAnswer) {
   const auto findings = JudgeTranscript(Replace(

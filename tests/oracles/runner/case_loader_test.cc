@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <filesystem>
 #include <set>
 #include <string>
 #include <vector>
@@ -153,6 +156,8 @@ TEST_F(CaseLoaderTest, ParsesNamedSelectorsAndExplicitOrder) {
   std::string text = Replace(kGood, R"({"call": 1, "text": "two"})",
                              R"({"call": {"name": "f", "args": {"x": 1.0}}, "error": "no"})");
   text = Replace(text, R"("call_order": "reverse")", R"("call_order": [1, 0])");
+  text = Replace(text, R"({"id": "a", "name": "f", "args": {}})",
+                 R"({"id": "a", "name": "f", "args": {"x": 1}})");
   text = Replace(
       text,
       R"("response": {"body": {"candidates": [{"content": {"role": "model", "parts": [{"text")",
@@ -373,9 +378,10 @@ TEST_F(CaseLoaderTest, DiscoveryFlagsUnprefixedJson) {
   dir_.Write(".hidden/x.json", "{");
   const CorpusCheck check = CheckCorpus(dir_.path(), loader_);
   ASSERT_EQ(check.diagnostics.size(), 1u) << Dump(check.diagnostics);
-  EXPECT_EQ(
-      FormatDiagnostic(check.diagnostics[0]),
-      File("adr-226/parallel.json") + ":1:1: file name must start with y_, n_ or i_ [file.name]");
+  EXPECT_EQ(FormatDiagnostic(check.diagnostics[0]),
+            File("adr-226/parallel.json") +
+                ":1:1: a case file is named y_*.json, n_*.json or i_*.json (lower-case "
+                "extension) [file.name]");
   ASSERT_EQ(check.cases.size(), 1u);
   EXPECT_EQ(check.cases[0].id, "adr-226/y_good");
 }
@@ -431,7 +437,125 @@ TEST(CaseRules, RuleNamesAreUnique) {
   const auto& all = rules::AllRules();
   std::set<std::string_view> unique(all.begin(), all.end());
   EXPECT_EQ(unique.size(), all.size());
-  EXPECT_EQ(all.size(), 14u);
+  EXPECT_EQ(all.size(), 20u);
+}
+
+// Refuses a number no double holds (1e999), naming the file, line and column.
+TEST_F(CaseLoaderTest, NumberBeyondADoubleIsADiagnostic) {
+  ExpectOnly(LoadText("adr-226/y_huge.json", Replace(kGood, R"({"r": 1})", R"({"r": 1e999})")),
+             "adr-226/y_huge.json", rules::kJsonNumberRange, 12, 35);
+  ExpectOnly(LoadText("adr-226/y_huge.json", Replace(kGood, R"({"r": 1})", R"({"r": 1E400})")),
+             "adr-226/y_huge.json", rules::kJsonNumberRange, 12, 35);
+  ExpectOnly(LoadText("adr-226/y_wide.json",
+                      Replace(kGood, R"({"r": 1})", "{\"r\": " + std::string(400, '7') + "}")),
+             "adr-226/y_wide.json", rules::kJsonNumberRange, 12, 35);
+}
+
+// Refuses an integer beyond 64 bits instead of silently reading it as a double.
+TEST_F(CaseLoaderTest, IntegerBeyond64BitsIsADiagnostic) {
+  ExpectOnly(LoadText("adr-226/y_wide.json",
+                      Replace(kGood, R"({"r": 1})", R"({"r": 18446744073709551616})")),
+             "adr-226/y_wide.json", rules::kJsonNumberRange, 12, 35);
+}
+
+// Refuses deep nesting with a diagnostic, never a crash: 100,000 levels of arrays.
+TEST_F(CaseLoaderTest, DeepNestingIsADiagnostic) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const LoadedCase loaded =
+      LoadText("adr-226/y_deep.json", Replace(kGood, R"({"r": 1})", R"({"r": )" + deep + "}"));
+  ExpectOnly(loaded, "adr-226/y_deep.json", rules::kJsonDepth, 12, 284);
+}
+
+// Refuses a byte order mark and a NUL byte after the value.
+TEST_F(CaseLoaderTest, BomAndTrailingNulAreDiagnostics) {
+  ExpectOnly(LoadText("adr-226/y_bom.json", "\xEF\xBB\xBF" + kGood), "adr-226/y_bom.json",
+             rules::kJsonBom, 1, 1);
+  ExpectOnly(LoadText("adr-226/y_nul.json", kGood + std::string(1, '\0')), "adr-226/y_nul.json",
+             rules::kJsonSyntax, 20, 1);
+}
+
+// Loads text from memory exactly as from a file.
+TEST_F(CaseLoaderTest, LoadTextMatchesLoad) {
+  const LoadedCase from_memory =
+      loader_.LoadText(kGood, dir_.path() / "adr-226/y_reversed.json", dir_.path());
+  ASSERT_TRUE(from_memory.value.has_value()) << Dump(from_memory.diagnostics);
+  EXPECT_EQ(from_memory.value->id, "adr-226/y_reversed");
+  const LoadedCase bad = loader_.LoadText("{", dir_.path() / "adr-226/y_x.json", dir_.path());
+  EXPECT_EQ(bad.diagnostics.at(0).rule, rules::kJsonSyntax);
+}
+
+// Reports a name selector that picks no call, or more than one, instead of a harness error.
+TEST_F(CaseLoaderTest, NameSelectorMustPickOneCall) {
+  ExpectOnly(LoadText("adr-226/y_sel.json",
+                      Replace(kGood, R"({"call": 1, "text": "two"})",
+                              R"({"call": {"name": "g"}, "text": "two"})")),
+             "adr-226/y_sel.json", rules::kSelectorMatch, 13, 18);
+  ExpectOnly(LoadText("adr-226/y_sel.json",
+                      Replace(kGood, R"({"call": 1, "text": "two"})",
+                              R"({"call": {"name": "f"}, "text": "two"})")),
+             "adr-226/y_sel.json", rules::kSelectorMatch, 13, 18);
+  ExpectOnly(LoadText("adr-226/y_sel.json",
+                      Replace(kGood, R"({"call": 1, "text": "two"})",
+                              R"({"call": {"name": "f", "args": {"x": 1}}, "text": "two"})")),
+             "adr-226/y_sel.json", rules::kSelectorMatch, 13, 18);
+}
+
+// Refuses an expect.requests that differs from the number of exchanges of an accepting case.
+TEST_F(CaseLoaderTest, RequestsMustMatchTheExchanges) {
+  ExpectOnly(LoadText("adr-226/y_count.json", Replace(kGood, R"("requests": 2)", R"("requests": 3)")),
+             "adr-226/y_count.json", rules::kExpectRequests, 17, 47);
+}
+
+// Refuses, without opening them, files whose extension run would not find.
+TEST_F(CaseLoaderTest, CheckRefusesNamesRunWouldSkip) {
+  for (const char* name : {"adr-226/y_upper.JSON", "adr-226/y_text.txt"}) {
+    const CorpusCheck check = CheckFiles({dir_.Write(name, kGood)}, dir_.path(), loader_);
+    ASSERT_FALSE(check.diagnostics.empty()) << name;
+    EXPECT_EQ(check.diagnostics[0].rule, rules::kFileName) << name;
+  }
+  const CorpusCheck corpus = CheckCorpus(dir_.path(), loader_);
+  EXPECT_EQ(OfRule(corpus.diagnostics, rules::kFileName).size(), 2u) << Dump(corpus.diagnostics);
+  EXPECT_TRUE(corpus.cases.empty());
+}
+
+// Reports a FIFO, a dangling link, a loop of links and a link to a folder; nothing hangs
+// and nothing is skipped in silence.
+TEST_F(CaseLoaderTest, SpecialEntriesAreDiagnostics) {
+  namespace fs = std::filesystem;
+  dir_.Write("adr-226/y_good.json", kGood);
+  ASSERT_EQ(mkfifo((dir_.path() / "adr-226/y_fifo.json").c_str(), 0600), 0);
+  fs::create_symlink(dir_.path() / "adr-226/nowhere.json", dir_.path() / "adr-226/y_dangling.json");
+  fs::create_symlink(dir_.path() / "adr-226/y_loop_b.json", dir_.path() / "adr-226/y_loop_a.json");
+  fs::create_symlink(dir_.path() / "adr-226/y_loop_a.json", dir_.path() / "adr-226/y_loop_b.json");
+  fs::create_directories(dir_.path() / "deep");
+  fs::create_directory_symlink(dir_.path(), dir_.path() / "deep/self");
+  const CorpusCheck check = CheckCorpus(dir_.path(), loader_);
+  EXPECT_EQ(OfRule(check.diagnostics, rules::kFileKind).size(), 5u) << Dump(check.diagnostics);
+  ASSERT_EQ(check.cases.size(), 1u) << Dump(check.diagnostics);
+  // Named explicitly, the FIFO is refused without being opened (opening it would block).
+  const CorpusCheck fifo = CheckFiles({dir_.path() / "adr-226/y_fifo.json"}, dir_.path(), loader_);
+  ASSERT_FALSE(fifo.diagnostics.empty());
+  EXPECT_EQ(fifo.diagnostics[0].rule, rules::kFileKind);
+}
+
+// Checks every case under a folder named on the command line.
+TEST_F(CaseLoaderTest, CheckFilesTakesFolders) {
+  dir_.Write("adr-226/y_good.json", kGood);
+  dir_.Write("adr-226/n_refused.json", kRefused);
+  const CorpusCheck check = CheckFiles({dir_.path() / "adr-226"}, dir_.path(), loader_);
+  EXPECT_TRUE(check.ok()) << Dump(check.diagnostics);
+  EXPECT_EQ(check.cases.size(), 2u);
+}
+
+// Refuses a checked file whose name another case of the corpus already uses.
+TEST_F(CaseLoaderTest, CheckFilesSeesNamesUsedInTheCorpus) {
+  dir_.Write("adr-224/y_taken.json", kGood);
+  TempDir elsewhere;
+  const auto file = elsewhere.Write("y_taken.json", kGood);
+  const CorpusCheck check = CheckFiles({file}, dir_.path(), loader_);
+  ASSERT_EQ(OfRule(check.diagnostics, rules::kIdUnique).size(), 1u) << Dump(check.diagnostics);
+  // The corpus file itself, named explicitly, does not clash with itself.
+  EXPECT_TRUE(CheckFiles({dir_.path() / "adr-224/y_taken.json"}, dir_.path(), loader_).ok());
 }
 
 }  // namespace

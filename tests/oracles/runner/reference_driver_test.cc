@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "oracles/capture/capture_server.h"
+
 namespace gemini_oracle::runner {
 namespace {
 
@@ -17,6 +19,34 @@ TEST(NormalizeNumbers, IntegralFloatsBecomeIntegers) {
   EXPECT_TRUE(out["h"].is_number_float());  // beyond the int64 range it stays a float
   EXPECT_EQ(DumpJson(NormalizeNumbers(ParseJson("[9007199254740992.0,-9223372036854775808.0]"))),
             "[9007199254740992,-9223372036854775808]");
+}
+
+// Names the selector and the parsed calls when a result picks no call (a case error), so
+// the author sees what does not fit instead of a bare "no single call".
+TEST(ReferenceDriver, UnmatchedSelectorNamesSelectorAndCalls) {
+  capture::CaptureServer server;
+  capture::ScriptedResponse turn;
+  turn.body = R"({"candidates":[{"content":{"role":"model","parts":[)"
+              R"({"functionCall":{"name":"get_time","args":{"secret":"SENTINEL-d41d8"}}}]}}]})";
+  const std::string script = server.AddScript({turn});
+  Case c;
+  c.id = "adr-226/y_x";
+  Exchange exchange;
+  exchange.user = "go";
+  Result result;
+  result.call = NamedCall{"get_weather", std::nullopt};
+  result.kind = Result::Kind::kJson;
+  result.value = Json::object();
+  exchange.then.results.push_back(result);
+  c.exchanges.push_back(exchange);
+  ReferenceDriver driver;
+  const DriverReport report = driver.Run(c, server.BaseUrl(script));
+  ASSERT_TRUE(report.harness_error.has_value());
+  EXPECT_NE(report.harness_error->find("{name \"get_weather\"}"), std::string::npos)
+      << *report.harness_error;
+  EXPECT_NE(report.harness_error->find("among the 1 parsed (get_time)"), std::string::npos)
+      << *report.harness_error;
+  EXPECT_EQ(report.harness_error->find("SENTINEL"), std::string::npos);
 }
 
 }  // namespace

@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+#include "tests/source_root.h"
+
 namespace gemini_oracle::runner {
 namespace {
 
@@ -55,6 +61,78 @@ TEST(MatchesFilter, ClauseFeatureOrGlob) {
   EXPECT_TRUE(MatchesFilter(c, "*identical*"));
   EXPECT_TRUE(MatchesFilter(c, "y_identical_calls"));
   EXPECT_FALSE(MatchesFilter(c, "n_*"));
+}
+
+// Selects every clause with "ADR-" and a family with a trailing letter; globs stay globs.
+TEST(MatchesFilter, PrefixesThatEndOutsideADigit) {
+  const Case c = MakeCase("adr-226/y_x", {"ADR-226.F1"});
+  EXPECT_TRUE(MatchesFilter(c, "ADR-"));
+  EXPECT_TRUE(MatchesFilter(c, "ADR-226.F"));
+  EXPECT_FALSE(MatchesFilter(c, "ADR-224."));
+  EXPECT_FALSE(MatchesFilter(c, "ADR-22"));  // ends in a digit: stops at a boundary
+  EXPECT_TRUE(MatchesFilter(c, "adr-226/*"));
+}
+
+// A driver that never answers until it is cancelled, as a hung implementation would.
+class HangingDriver : public Driver {
+ public:
+  std::string Name() const override { return "hanging"; }
+  DriverReport Run(const Case& c, const std::string&) override {
+    DriverReport report;
+    if (c.id.find("hang") == std::string::npos) return report;
+    std::unique_lock lock(mu_);
+    cancelled_.wait(lock, [&] { return cancelled; });
+    cancelled = false;
+    return report;
+  }
+  void Cancel() override {
+    std::lock_guard lock(mu_);
+    cancelled = true;
+    cancelled_.notify_all();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cancelled_;
+  bool cancelled = false;
+};
+
+// Gives a case that outlives its limit the timeout verdict and goes on with the rest.
+TEST(RunSuite, CaseTimeoutCancelsAndContinues) {
+  const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
+  std::vector<Case> cases = {MakeCase("adr-226/y_hang", {"ADR-226.3"}),
+                             MakeCase("adr-226/y_quick", {"ADR-226.3"})};
+  for (auto& c : cases) c.expected = c.expect.outcome = Expected::kAccept;
+  SuiteOptions options;
+  options.case_timeout = std::chrono::milliseconds(200);
+  options.jobs = 1;
+  const auto started = std::chrono::steady_clock::now();
+  const nlohmann::json results =
+      RunSuite(cases, registry, [] { return std::make_unique<HangingDriver>(); }, options);
+  const auto took = std::chrono::steady_clock::now() - started;
+  ASSERT_EQ(results.size(), 2u);
+  EXPECT_EQ(results[0]["verdict"], "timeout");
+  EXPECT_NE(results[0]["reason"].get<std::string>().find("200 ms"), std::string::npos);
+  EXPECT_EQ(results[1]["verdict"], "pass") << results[1].dump();
+  EXPECT_LT(took, std::chrono::seconds(20));  // a hang would never end: a bound, not a target
+}
+
+// Turns every file with diagnostics into one error entry that keeps them, by id.
+TEST(BadFixtureResults, OneErrorEntryPerFile) {
+  const std::vector<Diagnostic> diagnostics = {
+      {"fx/adr-226/y_b.json", 3, 4, "json.syntax", "invalid JSON"},
+      {"fx/adr-226/y_b.json", 5, 1, "schema", "missing"},
+      {"fx/adr-224/n_a.json", 1, 1, "json.bom", "bom"}};
+  const nlohmann::json entries = BadFixtureResults(diagnostics, "fx", Shard{}, SuiteOptions{});
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0]["id"], "adr-224/n_a");
+  EXPECT_EQ(entries[0]["expected"], "refuse");
+  EXPECT_EQ(entries[1]["id"], "adr-226/y_b");
+  EXPECT_EQ(entries[1]["verdict"], "error");
+  EXPECT_EQ(entries[1]["bad_fixture"], true);
+  ASSERT_EQ(entries[1]["diagnostics"].size(), 2u);
+  EXPECT_EQ(entries[1]["diagnostics"][0]["line"], 3);
+  EXPECT_EQ(entries[1]["reason"], "bad fixture: 2 problems, first [json.syntax]");
 }
 
 }  // namespace
