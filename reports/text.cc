@@ -284,6 +284,10 @@ std::vector<std::pair<std::string, std::string>> SentRequests(const nlohmann::js
     if (const std::string query = StringField(request, "query"); !query.empty()) {
       label += "?" + query;
     }
+    const auto truncated = request.find("truncated");
+    if (truncated != request.end() && truncated->is_boolean() && truncated->get<bool>()) {
+      label += " (cut short; " + StringField(request, "bytes") + " bytes were sent)";
+    }
     sent.emplace_back(std::move(label), StringField(request, "body"));
   }
   return sent;

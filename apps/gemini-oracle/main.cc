@@ -31,6 +31,20 @@ std::string Seconds(const std::string& text) {
   return {};
 }
 
+// Whatever escapes a command (a port that cannot be bound, a thread that cannot start, memory
+// exhausted) ends the process with a message and the harness bit, never with an abort.
+template <typename Command>
+int Guarded(const char* name, Command command) {
+  try {
+    return command();
+  } catch (const std::exception& e) {
+    std::cerr << "gemini-oracle " << name << ": internal error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "gemini-oracle " << name << ": internal error\n";
+  }
+  return cli::kExitHarness;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,15 +115,15 @@ int main(int argc, char** argv) {
     if (*seed_opt) run.seed = seed;
     run.case_timeout = std::chrono::seconds(case_timeout_s);
     run.progress = isatty(STDERR_FILENO) != 0;
-    return cli::RunCommand(run, std::cout, std::cerr);
+    return Guarded("run", [&] { return cli::RunCommand(run, std::cout, std::cerr); });
   }
   if (*check_cmd) {
     check.source_root = root;
     check.fixtures = fixtures_or(check_fixtures);
     for (const auto& p : check_paths) check.paths.emplace_back(p);
-    return cli::CheckCommand(check, std::cout, std::cerr);
+    return Guarded("check", [&] { return cli::CheckCommand(check, std::cout, std::cerr); });
   }
   clauses.source_root = root;
   clauses.fixtures = fixtures_or(clauses_fixtures);
-  return cli::ClausesCommand(clauses, std::cout, std::cerr);
+  return Guarded("clauses", [&] { return cli::ClausesCommand(clauses, std::cout, std::cerr); });
 }

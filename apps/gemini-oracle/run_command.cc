@@ -86,7 +86,6 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     d.file = DisplayPath(d.file);
     err << runner::FormatDiagnostic(d) << "\n";
   }
-  if (!corpus.ok()) status |= kExitBadInput;
 
   std::size_t matching = 0;
   std::vector<runner::Case> selected;
@@ -98,6 +97,7 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   const std::uint64_t seed = args.seed.value_or(ClockSeed());
   out << "gemini-oracle run: " << selected.size() << " cases, seed " << seed << ", jobs "
       << args.jobs << ", shard " << shard->index << "/" << shard->count << "\n";
+  if (!corpus.ok() && shard->count == 1) status |= kExitBadInput;
   if (matching == 0 && !corpus.cases.empty()) {
     err << "gemini-oracle run: --filter '" << args.filter
         << "' selects none of the " << corpus.cases.size()
@@ -160,6 +160,8 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
                                                   options);
   if (args.progress) err << "\r\033[K" << std::flush;
   const nlohmann::json bad = runner::BadFixtureResults(corpus.diagnostics, args.fixtures, *shard, options);
+  // The exit bit follows the reports: the shard that holds a bad file says so.
+  if (!bad.empty()) status |= kExitBadInput;
   for (const auto& entry : bad) results.push_back(entry);
   std::stable_sort(results.begin(), results.end(), [](const auto& a, const auto& b) {
     return a["id"].template get<std::string>() < b["id"].template get<std::string>();

@@ -16,7 +16,8 @@ namespace gemini_oracle::capture {
 
 /// A task queue for httplib::Server::new_task_queue that never leaves a task waiting: it
 /// hands each task to an idle worker, or starts one more worker when none is idle. Workers
-/// are kept for later tasks; shutdown() runs what is queued and joins them all.
+/// are kept for later tasks, so their number is the peak of connections open at once;
+/// shutdown() runs what is queued and joins them all.
 ///
 /// cpp-httplib runs one task per accepted connection, and that task keeps its worker for the
 /// connection's whole keep-alive life. With a fixed pool of N workers, connection N+1 is
@@ -33,7 +34,7 @@ class GrowingTaskQueue final : public httplib::TaskQueue {
   void enqueue(std::function<void()> task) override;
   void shutdown() override;
 
-  /// Workers started so far, which is the peak number of tasks that ran at once.
+  /// Workers started so far; a worker starts only when every other one is busy.
   std::size_t workers_started() const;
   /// Workers waiting for a task.
   std::size_t idle_workers() const;

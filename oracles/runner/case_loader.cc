@@ -21,13 +21,16 @@ bool IsHidden(const fs::path& path) {
   return !name.empty() && name.front() == '.';
 }
 
+// Reads up to one byte past the case limit (a file may grow after its size was taken);
+// a failure is reported, never a silently shortened text.
 std::optional<std::string> ReadFile(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return std::nullopt;
-  std::stringstream buffer;
-  buffer << in.rdbuf();
+  std::string text(kMaxCaseBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) return std::nullopt;
-  return buffer.str();
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
 }
 
 std::string BadNameMessage() {
@@ -129,7 +132,7 @@ bool IsCaseFileName(std::string_view file_name) {
          file_name.ends_with(".json");
 }
 
-DiscoveredFiles DiscoverCaseFiles(const fs::path& fixtures_root) {
+DiscoveredFiles DiscoverCaseFiles(const fs::path& fixtures_root, int depth_of_root) {
   std::error_code error;
   if (!fs::is_directory(fixtures_root, error)) {
     throw std::runtime_error(fixtures_root.generic_string() + ": not a fixtures folder");
@@ -140,7 +143,7 @@ DiscoveredFiles DiscoverCaseFiles(const fs::path& fixtures_root) {
   };
   // An explicit walk: folder links are never followed (so a link loop cannot trap it), and
   // every entry that is not a case or a documented non-case file becomes a diagnostic.
-  std::vector<std::pair<fs::path, int>> folders = {{fixtures_root, 0}};
+  std::vector<std::pair<fs::path, int>> folders = {{fixtures_root, depth_of_root}};
   while (!folders.empty()) {
     const auto [folder, depth] = std::move(folders.back());
     folders.pop_back();
@@ -201,7 +204,24 @@ LoadedCase CaseLoader::Load(const fs::path& file, const fs::path& fixtures_root)
                                     NotACaseFile(file)));
     return loaded;
   }
-  const auto text = ReadFile(file);
+  // Bounded before reading: every later step (parsing, validation, judging, the reports that
+  // keep request bodies) then has a bounded cost.
+  const std::uintmax_t size = fs::file_size(file, error);
+  if (!error && size > kMaxCaseBytes) {
+    loaded.diagnostics.push_back(
+        At(file, TextPosition{}, rules::kFileSize,
+           "a case file holds at most " + std::to_string(kMaxCaseBytes / 1024) +
+               " KiB; this one has " + std::to_string(size / 1024) + " KiB"));
+    return loaded;
+  }
+  std::optional<std::string> text;
+  try {
+    text = ReadFile(file);
+  } catch (const std::exception& e) {
+    loaded.diagnostics.push_back(
+        At(file, TextPosition{}, rules::kFileRead, std::string("cannot read: ") + e.what()));
+    return loaded;
+  }
   if (!text) {
     loaded.diagnostics.push_back(
         At(file, TextPosition{}, rules::kFileRead, "cannot read the file"));
@@ -281,7 +301,9 @@ CorpusCheck CheckFiles(const std::vector<fs::path>& paths, const fs::path& fixtu
   for (const auto& path : paths) {
     std::error_code error;
     if (fs::is_directory(path, error)) {
-      DiscoveredFiles found = DiscoverCaseFiles(path);
+      // A subfolder of the corpus is walked with the rules of a case folder, as `run` does.
+      const bool is_root = SamePath(path, fixtures_root);
+      DiscoveredFiles found = DiscoverCaseFiles(path, is_root ? 0 : 1);
       sorted.insert(sorted.end(), found.cases.begin(), found.cases.end());
       diagnostics.insert(diagnostics.end(), found.diagnostics.begin(), found.diagnostics.end());
     } else {
@@ -289,9 +311,13 @@ CorpusCheck CheckFiles(const std::vector<fs::path>& paths, const fs::path& fixtu
     }
   }
   SortById(sorted, fixtures_root);
-  // The same file named twice is one case, not an id.unique clash.
+  // The same path named twice is one case, not an id.unique clash; a link to another case
+  // stays a case of its own, as it is for `run`.
   sorted.erase(std::unique(sorted.begin(), sorted.end(),
-                           [](const fs::path& a, const fs::path& b) { return SamePath(a, b); }),
+                           [](const fs::path& a, const fs::path& b) {
+                             return fs::absolute(a).lexically_normal() ==
+                                    fs::absolute(b).lexically_normal();
+                           }),
                sorted.end());
   // A name already used elsewhere in the corpus would clash when the whole corpus runs.
   std::error_code error;

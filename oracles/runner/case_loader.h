@@ -25,6 +25,10 @@ struct LoadedCase {
 /// just the stem for a file outside the root.
 std::string CaseId(const std::filesystem::path& file, const std::filesystem::path& fixtures_root);
 
+/// The largest case file read, in bytes. The largest case of the corpus has under 8 KiB; the
+/// bound keeps parsing, judging and the reports of any one case cheap.
+inline constexpr std::size_t kMaxCaseBytes = 256 * 1024;
+
 /// True for y_*.json, n_*.json and i_*.json (extension in lower case).
 bool IsCaseFileName(std::string_view file_name);
 
@@ -38,8 +42,10 @@ struct DiscoveredFiles {
   std::vector<std::filesystem::path> cases;
   std::vector<Diagnostic> diagnostics;
 };
-/// Throws std::runtime_error when the root is not a readable folder.
-DiscoveredFiles DiscoverCaseFiles(const std::filesystem::path& fixtures_root);
+/// Throws std::runtime_error when the root is not a readable folder. `depth_of_root` is 1 when
+/// the folder walked is itself a case folder (a subfolder of the corpus named to `check`).
+DiscoveredFiles DiscoverCaseFiles(const std::filesystem::path& fixtures_root,
+                                  int depth_of_root = 0);
 
 class CaseLoader {
  public:

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "oracles/runner/case.h"
+#include "oracles/runner/strict_json.h"
 #include "reference_impl/json_equality.h"
 #include "reference_impl/provider_error.h"
 
@@ -210,6 +211,48 @@ void CheckSelectors(const Json& then, const std::vector<const Json*>& parsed,
   }
 }
 
+// INTERPRETING §5.4: a `text` result is never a JSON text (that is what `json` is for), so
+// every runner and the judges agree on whether the tool returned JSON.
+void CheckTextResults(const Json& then, const std::string& where, std::vector<Finding>& out) {
+  const Json* results = Member(then, "results");
+  if (results == nullptr || !results->is_array()) return;
+  for (std::size_t j = 0; j < results->size(); ++j) {
+    const Json* text = Member((*results)[j], "text");
+    if (text == nullptr || !text->is_string()) continue;
+    // accept() reads without building a tree and without recursion, at any depth; a number
+    // beyond a double is JSON to some readers (Python reads 1e999 as inf) though not to it.
+    const std::string& value = text->get_ref<const std::string&>();
+    const auto strict = ParseStrictJson(value);
+    if (Json::accept(value) || (strict.error && strict.error->rule == kJsonNumberRange)) {
+      out.push_back({std::string(kResultText), where + "/results/" + std::to_string(j) + "/text",
+                     "a text result is a JSON text; give it as `json` instead"});
+    }
+  }
+}
+
+// A carried tool message whose content is JSON must stay within what every reader holds
+// alike (the limits of case files), or judges and implementations would read it differently.
+void CheckCarriedContents(const Json& document, std::vector<Finding>& out) {
+  const Json* transcript = Member(document, "transcript");
+  if (transcript == nullptr || !transcript->is_array()) return;
+  for (std::size_t i = 0; i < transcript->size(); ++i) {
+    const Json* content = Member((*transcript)[i], "content");
+    if (content == nullptr || !content->is_string()) continue;
+    const std::string& text = content->get_ref<const std::string&>();
+    if (!Json::accept(text)) {
+      // Not JSON for nlohmann; a number beyond a double is the one case where that is not
+      // plain text for other readers.
+      const StrictJsonResult strict = ParseStrictJson(text);
+      if (!strict.error || strict.error->rule != kJsonNumberRange) continue;
+    } else if (const StrictJsonResult strict = ParseStrictJson(text); !strict.error) {
+      continue;
+    }
+    out.push_back({std::string(kResultText), "/transcript/" + std::to_string(i) + "/content",
+                   "the content is JSON beyond the case limits (nesting over 256, a number "
+                   "beyond 64-bit integers or doubles, or a repeated member name)"});
+  }
+}
+
 void CheckExchanges(const Json& document, std::string_view file_name, std::vector<Finding>& out) {
   const Json* exchanges = Member(document, "exchanges");
   if (exchanges == nullptr || !exchanges->is_array()) return;
@@ -220,6 +263,7 @@ void CheckExchanges(const Json& document, std::string_view file_name, std::vecto
     const Json* then = Member(exchange, "then");
     if (then == nullptr || !then->is_object()) continue;
     if (accept) CheckResultsDistinct(*then, where, out);
+    CheckTextResults(*then, where, out);
     const Json* response = Member(exchange, "response");
     const Json* body = response == nullptr ? nullptr : Member(*response, "body");
     CheckSelectors(*then, body == nullptr ? std::vector<const Json*>() : FunctionCallsOf(*body),
@@ -269,10 +313,11 @@ void CheckExpectCounts(const Json& document, std::vector<Finding>& out) {
 
 const std::vector<std::string_view>& AllRules() {
   static const std::vector<std::string_view> all = {
-      kFileRead,       kFileName,        kFileKind,      kJsonSyntax,     kJsonBom,
+      kFileRead,       kFileName,        kFileKind,      kFileSize,       kJsonSyntax,     kJsonBom,
       kJsonDepth,      kJsonNumberRange, kJsonDuplicateKey, kSchema,       kPrefixExpect,
       kClauseUnknown,  kIdUnique,        kDescriptionStyle, kErrorUnknown, kResultsDistinct,
-      kSelectorRange,  kSelectorMatch,   kWireRequest,   kRefuseExchange, kExpectRequests};
+      kSelectorRange,  kSelectorMatch,   kWireRequest,   kRefuseExchange, kExpectRequests,
+      kResultText};
   return all;
 }
 
@@ -336,6 +381,7 @@ std::vector<Finding> CheckDocument(const Json& document, std::string_view file_n
   CheckDescription(document, out);
   CheckErrorCode(document, out);
   CheckExchanges(document, file_name, out);
+  CheckCarriedContents(document, out);
   CheckExpectCounts(document, out);
   return out;
 }

@@ -14,6 +14,7 @@ namespace gemini_oracle::runner::rules {
 inline constexpr std::string_view kFileRead = "file.read";
 inline constexpr std::string_view kFileName = "file.name";
 inline constexpr std::string_view kFileKind = "file.kind";
+inline constexpr std::string_view kFileSize = "file.size";
 inline constexpr std::string_view kJsonSyntax = "json.syntax";
 inline constexpr std::string_view kJsonBom = "json.bom";
 inline constexpr std::string_view kJsonDepth = "json.depth";
@@ -31,6 +32,7 @@ inline constexpr std::string_view kSelectorMatch = "selector.match";
 inline constexpr std::string_view kWireRequest = "wire.request";
 inline constexpr std::string_view kRefuseExchange = "refuse.exchange";
 inline constexpr std::string_view kExpectRequests = "expect.requests";
+inline constexpr std::string_view kResultText = "result.text";
 
 /// Every rule name, in the order above.
 const std::vector<std::string_view>& AllRules();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <unordered_set>
 #include <vector>
 
 namespace gemini_oracle::runner {
@@ -78,12 +79,11 @@ class Builder : public nlohmann::json_sax<Json> {
     return true;
   }
   bool key(string_t& name) override {
-    auto& names = names_.back();
-    if (std::find(names.begin(), names.end(), name) != names.end()) {
+    // A hash set, so an object of many members stays linear to read.
+    if (!names_.back().insert(name).second) {
       return Fail(Here() == 0 ? 0 : Here() - 1, "json.duplicate_key",
                   "a member name repeats within one object");
     }
-    names.push_back(name);
     pending_key_ = std::move(name);
     return true;
   }
@@ -128,9 +128,11 @@ class Builder : public nlohmann::json_sax<Json> {
       parent.push_back(std::move(value));
       return &parent.back();
     }
-    Json& slot = parent[pending_key_];
-    slot = std::move(value);
-    return &slot;
+    // The name is new (key() refused repeats), so it is appended without ordered_json's
+    // linear search of operator[].
+    auto& members = static_cast<Json::object_t::Container&>(parent.get_ref<Json::object_t&>());
+    members.emplace_back(std::move(pending_key_), std::move(value));
+    return &members.back().second;
   }
 
   bool Put(Json value) {
@@ -149,7 +151,7 @@ class Builder : public nlohmann::json_sax<Json> {
 
   const std::size_t* consumed_;
   std::vector<Json*> open_;
-  std::vector<std::vector<std::string>> names_;
+  std::vector<std::unordered_set<std::string>> names_;
   std::string pending_key_;
 };
 

@@ -98,15 +98,25 @@ nlohmann::json FindingJson(const checks::Finding& f, bool gating, SentBodies& se
   return out;
 }
 
+// Bodies kept per case in the reports: enough for any real conversation, bounded so that an
+// implementation sending huge requests cannot fill the disk through four report formats.
+constexpr std::size_t kMaxSentBytesPerCase = 256 * 1024;
+
 nlohmann::json SentJson(const std::vector<capture::JournalEntry>& journal) {
   nlohmann::json sent = nlohmann::json::array();
+  std::size_t budget = kMaxSentBytesPerCase;
   for (const auto& entry : journal) {
     nlohmann::json request = nlohmann::json::object();
     request["request"] = entry.index + 1;
     request["method"] = entry.method;
     request["path"] = entry.path;
     if (!entry.query.empty()) request["query"] = entry.query;
-    request["body"] = entry.body;  // raw bytes as sent; invalid UTF-8 is replaced on output
+    request["bytes"] = entry.body.size();
+    // Raw bytes as sent (invalid UTF-8 is replaced on output), cut at the case's budget.
+    const std::size_t kept = std::min(budget, entry.body.size());
+    request["body"] = entry.body.substr(0, kept);
+    if (kept < entry.body.size()) request["truncated"] = true;
+    budget -= kept;
     sent.push_back(std::move(request));
   }
   return sent;
@@ -182,6 +192,14 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
   } else if (report.harness_error) {
     result["verdict"] = std::string(reports::kError);
     result["reason"] = *report.harness_error;
+  } else if (report.refusal && report.refusal->code == "http.transport" &&
+             !(c.expect.outcome == Expected::kRefuse && c.expect.error == "http.transport")) {
+    // The capture server answers every request; an exchange with it that breaks (a reset, a
+    // descriptor limit) says nothing about conformance: a harness error, not a verdict.
+    result["verdict"] = std::string(reports::kError);
+    result["reason"] = "transport failure between the implementation and the capture server "
+                       "in exchange " + std::to_string(report.refusal->exchange) +
+                       "; not a conformance verdict";
   } else {
     SentBodies sent(journal);
     std::vector<checks::Finding> findings = checks::JudgeAll(checks::CaseRun{c, journal, report});

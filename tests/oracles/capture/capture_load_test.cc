@@ -104,8 +104,8 @@ TEST(CaptureServerLoad, ServesManyKeepAliveClientsExactly) {
   EXPECT_LT(elapsed, std::chrono::seconds(10));
 }
 
-// Serves a new connection promptly while 40 earlier keep-alive connections sit idle, more
-// than any fixed worker pool would hold.
+// Serves each of 40 keep-alive connections promptly while all the others stay open and idle,
+// more connections than a fixed worker pool of the usual size holds.
 TEST(CaptureServerLoad, ServesMoreIdleConnectionsThanAnyFixedPool) {
   constexpr int kClients = 40;
   CaptureServer server;

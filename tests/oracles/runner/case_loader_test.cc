@@ -437,7 +437,7 @@ TEST(CaseRules, RuleNamesAreUnique) {
   const auto& all = rules::AllRules();
   std::set<std::string_view> unique(all.begin(), all.end());
   EXPECT_EQ(unique.size(), all.size());
-  EXPECT_EQ(all.size(), 20u);
+  EXPECT_EQ(all.size(), 22u);
 }
 
 // Refuses a number no double holds (1e999), naming the file, line and column.
@@ -556,6 +556,43 @@ TEST_F(CaseLoaderTest, CheckFilesSeesNamesUsedInTheCorpus) {
   ASSERT_EQ(OfRule(check.diagnostics, rules::kIdUnique).size(), 1u) << Dump(check.diagnostics);
   // The corpus file itself, named explicitly, does not clash with itself.
   EXPECT_TRUE(CheckFiles({dir_.path() / "adr-224/y_taken.json"}, dir_.path(), loader_).ok());
+}
+
+// Refuses a case file over the size limit without reading it.
+TEST_F(CaseLoaderTest, OversizedFileIsADiagnostic) {
+  const std::string padded = Replace(kGood, R"("go")", "\"" + std::string(kMaxCaseBytes, 'x') + "\"");
+  const LoadedCase loaded = LoadText("adr-226/y_big.json", padded);
+  ExpectOnly(loaded, "adr-226/y_big.json", rules::kFileSize, 1, 1);
+}
+
+// Loads an object of 20,000 members (a linear read; a quadratic one took seconds).
+TEST_F(CaseLoaderTest, ManyMembersLoad) {
+  std::string members;
+  for (int i = 0; i < 20000; ++i) members += (i ? "," : "") + ("\"k" + std::to_string(i) + "\":1");
+  const LoadedCase loaded =
+      LoadText("adr-226/y_wide.json", Replace(kGood, R"({"r": 1})", "{" + members + "}"));
+  ASSERT_TRUE(loaded.diagnostics.empty()) << Dump(loaded.diagnostics);
+  EXPECT_EQ(loaded.value->exchanges[0].then.results[0].value.size(), 20000u);
+  EXPECT_EQ(loaded.value->exchanges[0].then.results[0].value.items().begin().key(), "k0");
+}
+
+// Refuses a text result that is a JSON text (it would be read as JSON by some runners).
+TEST_F(CaseLoaderTest, TextResultMustNotBeJson) {
+  for (const char* text : {R"("[1]")", R"("{}")", R"("1e999")", R"("\"quoted\"")"}) {
+    ExpectOnly(LoadText("adr-226/y_text.json",
+                        Replace(kGood, R"("text": "two")", std::string(R"("text": )") + text)),
+               "adr-226/y_text.json", rules::kResultText, 13, 29);
+  }
+  EXPECT_TRUE(LoadText("adr-226/y_text.json", Replace(kGood, R"("text": "two")", R"("text": "2 apples")"))
+                  .diagnostics.empty());
+}
+
+// Checks a subfolder with the rules of a case folder, as run does: a stray file is reported.
+TEST_F(CaseLoaderTest, CheckedSubfolderUsesCaseFolderRules) {
+  dir_.Write("adr-226/y_good.json", kGood);
+  dir_.Write("adr-226/notes.txt", "x");
+  const CorpusCheck check = CheckFiles({dir_.path() / "adr-226"}, dir_.path(), loader_);
+  EXPECT_EQ(OfRule(check.diagnostics, rules::kFileName).size(), 1u) << Dump(check.diagnostics);
 }
 
 }  // namespace

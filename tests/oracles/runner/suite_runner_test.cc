@@ -135,5 +135,30 @@ TEST(BadFixtureResults, OneErrorEntryPerFile) {
   EXPECT_EQ(entries[1]["reason"], "bad fixture: 2 problems, first [json.syntax]");
 }
 
+// A driver whose HTTP exchange breaks, as under a descriptor limit.
+class BrokenTransportDriver : public Driver {
+ public:
+  std::string Name() const override { return "broken-transport"; }
+  DriverReport Run(const Case&, const std::string&) override {
+    DriverReport report;
+    report.exchanges.emplace_back();
+    report.refusal = Refusal{"http.transport", "http", 1, "Connection"};
+    return report;
+  }
+};
+
+// Reports a broken transport as a harness error, never as a conformance failure.
+TEST(RunSuite, TransportFailureIsAHarnessError) {
+  const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
+  std::vector<Case> cases = {MakeCase("adr-226/y_a", {"ADR-226.3"})};
+  cases[0].expected = cases[0].expect.outcome = Expected::kAccept;
+  const nlohmann::json results = RunSuite(
+      cases, registry, [] { return std::make_unique<BrokenTransportDriver>(); }, SuiteOptions{});
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0]["verdict"], "error");
+  EXPECT_NE(results[0]["reason"].get<std::string>().find("not a conformance verdict"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace gemini_oracle::runner
