@@ -33,6 +33,24 @@ std::optional<std::string> ReadFile(const fs::path& file) {
   return text;
 }
 
+bool HasPortableStem(std::string_view file_name) {
+  const std::string_view stem = file_name.substr(0, file_name.size() - 5);  // ".json"
+  if (stem.size() < 3 || stem[1] != '_') return false;
+  bool after_underscore = true;
+  for (std::size_t i = 2; i < stem.size(); ++i) {
+    const char c = stem[i];
+    if (c == '_') {
+      if (after_underscore) return false;
+      after_underscore = true;
+    } else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+      after_underscore = false;
+    } else {
+      return false;
+    }
+  }
+  return !after_underscore;
+}
+
 std::string BadNameMessage() {
   return "a case file is named y_*.json, n_*.json or i_*.json (lower-case extension)";
 }
@@ -250,6 +268,12 @@ void CaseLoader::LoadTextInto(std::string_view text, const fs::path& file,
   const std::string file_name = file.filename().string();
   if (!IsCaseFileName(file_name)) {
     loaded.diagnostics.push_back(At(file, TextPosition{}, rules::kFileName, BadNameMessage()));
+  } else if (!HasPortableStem(file_name)) {
+    // INTERPRETING §1: the stem is a portable id in every report and on every file system.
+    loaded.diagnostics.push_back(
+        At(file, TextPosition{}, rules::kFileName,
+           "a case name is lower-case letters and digits in words joined by single '_' "
+           "([yni]_[a-z0-9]+(_[a-z0-9]+)*)"));
   }
 
   StrictJsonResult parsed = ParseStrictJson(text);

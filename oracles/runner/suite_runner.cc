@@ -40,6 +40,28 @@ std::string ReasonOf(const checks::Finding& finding) {
   return "wire-violation";
 }
 
+// Copying or printing a decoded value recurses once per level: a body nested deeper than any
+// real request (a foreign implementation may send anything) is left undecoded.
+bool ShallowEnough(const std::string& body) {
+  constexpr int kMaxDepth = 512;
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const char c = body[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '{' || c == '[') {
+      if (++depth > kMaxDepth) return false;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return true;
+}
+
 // The journal's request bodies decoded once each, for the reports' view of a finding.
 class SentBodies {
  public:
@@ -49,8 +71,10 @@ class SentBodies {
   const nlohmann::json* Get(std::size_t number) {
     if (number == 0 || number > journal_.size()) return nullptr;
     auto [it, inserted] = decoded_.try_emplace(number);
-    if (inserted) {
+    if (inserted && ShallowEnough(journal_[number - 1].body)) {
       it->second = nlohmann::json::parse(journal_[number - 1].body, nullptr, false);
+    } else if (inserted) {
+      it->second = nlohmann::json(nlohmann::json::value_t::discarded);
     }
     return it->second.is_discarded() ? nullptr : &it->second;
   }

@@ -595,5 +595,15 @@ TEST_F(CaseLoaderTest, CheckedSubfolderUsesCaseFolderRules) {
   EXPECT_EQ(OfRule(check.diagnostics, rules::kFileName).size(), 1u) << Dump(check.diagnostics);
 }
 
+// Refuses a case name that is not a portable id (upper case, other bytes, doubled '_').
+TEST_F(CaseLoaderTest, CaseNameIsAPortableId) {
+  for (const char* name : {"adr-226/y_Upper.json", "adr-226/y_a__b.json", "adr-226/y_\xff.json",
+                           "adr-226/y_trailing_.json", "adr-226/y_.json"}) {
+    const LoadedCase loaded = LoadText(name, kGood);
+    ASSERT_EQ(OfRule(loaded.diagnostics, rules::kFileName).size(), 1u) << name;
+  }
+  EXPECT_TRUE(LoadText("adr-226/y_a1_b2.json", kGood).diagnostics.empty());
+}
+
 }  // namespace
 }  // namespace gemini_oracle::runner
