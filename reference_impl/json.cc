@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <unordered_set>
 #include <vector>
 
 namespace gemini_oracle {
@@ -77,10 +78,8 @@ class DuplicateKeyFinder : public nlohmann::json_sax<nlohmann::json> {
     return true;
   }
   bool key(string_t& name) override {
-    // Objects are small: a linear scan beats a tree of strings.
-    auto& names = open_.back();
-    found = std::find(names.begin(), names.end(), name) != names.end();
-    if (!found) names.push_back(std::move(name));
+    // A hash set, so an object of many members stays linear.
+    found = !open_.back().insert(std::move(name)).second;
     return !found;
   }
   bool end_object() override {
@@ -94,7 +93,7 @@ class DuplicateKeyFinder : public nlohmann::json_sax<nlohmann::json> {
   }
 
  private:
-  std::vector<std::vector<std::string>> open_;
+  std::vector<std::unordered_set<std::string>> open_;
 };
 
 // The SAX interface reports no offsets; an iterator that counts what the parser consumed

@@ -82,6 +82,9 @@ void ConfigureForManyConnections(httplib::Server& server) {
   // Without it every keep-alive answer on loopback waits for a delayed ACK (~40 ms).
   server.set_tcp_nodelay(true);
   server.set_keep_alive_max_count(kKeepAliveMaxRequests);
+  // A body past this is refused (413) and journaled as unscripted: no implementation can
+  // exhaust the journal's memory with one request.
+  server.set_payload_max_length(64 * 1024 * 1024);
 }
 
 int BindToAnyPortWithFullBacklog(httplib::Server& server, const std::string& host) {

@@ -21,12 +21,13 @@ bool IsHidden(const fs::path& path) {
   return !name.empty() && name.front() == '.';
 }
 
-// Reads up to one byte past the case limit (a file may grow after its size was taken);
-// a failure is reported, never a silently shortened text.
-std::optional<std::string> ReadFile(const fs::path& file) {
+// Reads up to one byte past the case limit (a file may grow after its size was taken, which
+// the caller then refuses); a failure is reported, never a silently shortened text.
+std::optional<std::string> ReadFile(const fs::path& file, std::uintmax_t size) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return std::nullopt;
-  std::string text(kMaxCaseBytes + 1, '\0');
+  std::string text(static_cast<std::size_t>(std::min<std::uintmax_t>(size, kMaxCaseBytes)) + 1,
+                   '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) return std::nullopt;
   text.resize(static_cast<std::size_t>(in.gcount()));
@@ -224,17 +225,21 @@ LoadedCase CaseLoader::Load(const fs::path& file, const fs::path& fixtures_root)
   }
   // Bounded before reading: every later step (parsing, validation, judging, the reports that
   // keep request bodies) then has a bounded cost.
-  const std::uintmax_t size = fs::file_size(file, error);
-  if (!error && size > kMaxCaseBytes) {
+  std::uintmax_t size = fs::file_size(file, error);
+  if (error) size = kMaxCaseBytes;
+  const auto too_large = [&](std::uintmax_t bytes) {
     loaded.diagnostics.push_back(
         At(file, TextPosition{}, rules::kFileSize,
-           "a case file holds at most " + std::to_string(kMaxCaseBytes / 1024) +
-               " KiB; this one has " + std::to_string(size / 1024) + " KiB"));
+           "a case file holds at most " + std::to_string(kMaxCaseBytes) + " bytes; this one has " +
+               (bytes > kMaxCaseBytes + 1 ? std::to_string(bytes) : "more")));
+  };
+  if (size > kMaxCaseBytes) {
+    too_large(size);
     return loaded;
   }
   std::optional<std::string> text;
   try {
-    text = ReadFile(file);
+    text = ReadFile(file, size);
   } catch (const std::exception& e) {
     loaded.diagnostics.push_back(
         At(file, TextPosition{}, rules::kFileRead, std::string("cannot read: ") + e.what()));
@@ -243,6 +248,11 @@ LoadedCase CaseLoader::Load(const fs::path& file, const fs::path& fixtures_root)
   if (!text) {
     loaded.diagnostics.push_back(
         At(file, TextPosition{}, rules::kFileRead, "cannot read the file"));
+    return loaded;
+  }
+  if (text->size() > size) {  // it grew after its size was taken
+    loaded.diagnostics.push_back(
+        At(file, TextPosition{}, rules::kFileRead, "the file changed while it was read"));
     return loaded;
   }
   return LoadText(*text, file, fixtures_root);
@@ -325,9 +335,13 @@ CorpusCheck CheckFiles(const std::vector<fs::path>& paths, const fs::path& fixtu
   for (const auto& path : paths) {
     std::error_code error;
     if (fs::is_directory(path, error)) {
-      // A subfolder of the corpus is walked with the rules of a case folder, as `run` does.
-      const bool is_root = SamePath(path, fixtures_root);
-      DiscoveredFiles found = DiscoverCaseFiles(path, is_root ? 0 : 1);
+      // A subfolder of the corpus is walked with the rules of a case folder, as a whole-corpus
+      // run walks it; any other folder is a corpus root of its own.
+      const auto relative = fs::absolute(path).lexically_normal().lexically_relative(
+          fs::absolute(fixtures_root).lexically_normal());
+      const bool strict_subfolder = !relative.empty() && *relative.begin() != ".." &&
+                                    relative != "." && !SamePath(path, fixtures_root);
+      DiscoveredFiles found = DiscoverCaseFiles(path, strict_subfolder ? 1 : 0);
       sorted.insert(sorted.end(), found.cases.begin(), found.cases.end());
       diagnostics.insert(diagnostics.end(), found.diagnostics.begin(), found.diagnostics.end());
     } else {

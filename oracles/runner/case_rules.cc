@@ -223,7 +223,10 @@ void CheckTextResults(const Json& then, const std::string& where, std::vector<Fi
     // beyond a double is JSON to some readers (Python reads 1e999 as inf) though not to it.
     const std::string& value = text->get_ref<const std::string&>();
     const auto strict = ParseStrictJson(value);
-    if (Json::accept(value) || (strict.error && strict.error->rule == kJsonNumberRange)) {
+    // NaN and Infinity are not JSON, but Python's json reads them as numbers.
+    const bool python_number = value == "NaN" || value == "Infinity" || value == "-Infinity";
+    if (Json::accept(value) || python_number ||
+        (strict.error && strict.error->rule == kJsonNumberRange)) {
       out.push_back({std::string(kResultText), where + "/results/" + std::to_string(j) + "/text",
                      "a text result is a JSON text; give it as `json` instead"});
     }
@@ -236,6 +239,8 @@ void CheckCarriedContents(const Json& document, std::vector<Finding>& out) {
   const Json* transcript = Member(document, "transcript");
   if (transcript == nullptr || !transcript->is_array()) return;
   for (std::size_t i = 0; i < transcript->size(); ++i) {
+    const Json* role = Member((*transcript)[i], "role");
+    if (role == nullptr || *role != "tool") continue;  // only tool results are read as JSON
     const Json* content = Member((*transcript)[i], "content");
     if (content == nullptr || !content->is_string()) continue;
     const std::string& text = content->get_ref<const std::string&>();
@@ -247,7 +252,7 @@ void CheckCarriedContents(const Json& document, std::vector<Finding>& out) {
     } else if (const StrictJsonResult strict = ParseStrictJson(text); !strict.error) {
       continue;
     }
-    out.push_back({std::string(kResultText), "/transcript/" + std::to_string(i) + "/content",
+    out.push_back({std::string(kTranscriptContent), "/transcript/" + std::to_string(i) + "/content",
                    "the content is JSON beyond the case limits (nesting over 256, a number "
                    "beyond 64-bit integers or doubles, or a repeated member name)"});
   }
@@ -317,7 +322,7 @@ const std::vector<std::string_view>& AllRules() {
       kJsonDepth,      kJsonNumberRange, kJsonDuplicateKey, kSchema,       kPrefixExpect,
       kClauseUnknown,  kIdUnique,        kDescriptionStyle, kErrorUnknown, kResultsDistinct,
       kSelectorRange,  kSelectorMatch,   kWireRequest,   kRefuseExchange, kExpectRequests,
-      kResultText};
+      kResultText,     kTranscriptContent};
   return all;
 }
 

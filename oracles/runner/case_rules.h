@@ -33,6 +33,7 @@ inline constexpr std::string_view kWireRequest = "wire.request";
 inline constexpr std::string_view kRefuseExchange = "refuse.exchange";
 inline constexpr std::string_view kExpectRequests = "expect.requests";
 inline constexpr std::string_view kResultText = "result.text";
+inline constexpr std::string_view kTranscriptContent = "transcript.content";
 
 /// Every rule name, in the order above.
 const std::vector<std::string_view>& AllRules();

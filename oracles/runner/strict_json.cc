@@ -80,6 +80,10 @@ class Builder : public nlohmann::json_sax<Json> {
   }
   bool key(string_t& name) override {
     // A hash set, so an object of many members stays linear to read.
+    if (names_.back().size() >= kMaxCaseMembers) {
+      return Fail(Here() == 0 ? 0 : Here() - 1, "json.depth",
+                  "an object of more than " + std::to_string(kMaxCaseMembers) + " members");
+    }
     if (!names_.back().insert(name).second) {
       return Fail(Here() == 0 ? 0 : Here() - 1, "json.duplicate_key",
                   "a member name repeats within one object");

@@ -17,10 +17,15 @@ namespace gemini_oracle::runner {
 /// conversion, judging) far from the stack's end, in sanitizer builds too.
 inline constexpr std::size_t kMaxCaseDepth = 256;
 
+/// Members of one object in a case file. No exchange of the API comes near it; the bound keeps
+/// every later step linear enough (ordered objects look members up by scanning).
+inline constexpr std::size_t kMaxCaseMembers = 1024;
+
 /// Why a text is refused, with the 0-based byte offset of the offending byte.
 struct StrictJsonError {
   std::size_t offset = 0;
-  std::string rule;  // json.bom, json.syntax, json.depth, json.number_range, json.duplicate_key
+  std::string rule;  // json.bom, json.syntax, json.depth (also too many members),
+                     // json.number_range, json.duplicate_key
   std::string message;
 };
 
@@ -33,7 +38,7 @@ struct StrictJsonResult {
 /// - a UTF-8 byte order mark (RFC 8259 §8.1: implementations must not add one; Python's
 ///   json refuses it);
 /// - a NUL byte anywhere (nlohmann would stop reading at one and ignore the rest);
-/// - nesting deeper than kMaxCaseDepth;
+/// - nesting deeper than kMaxCaseDepth, or an object of more than kMaxCaseMembers members;
 /// - a number no 64-bit integer or finite double holds exactly as written: an integer
 ///   literal beyond the int64/uint64 range (a double would silently round it), or a number
 ///   whose magnitude overflows a double (1e999);

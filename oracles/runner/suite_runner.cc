@@ -11,6 +11,7 @@
 #include <mutex>
 #include <numeric>
 #include <random>
+#include <system_error>
 #include <thread>
 
 #include "oracles/capture/capture_server.h"
@@ -39,6 +40,9 @@ std::string ReasonOf(const checks::Finding& finding) {
   }
   return "wire-violation";
 }
+
+// What one finding's expected, actual or nearest value may take in the reports.
+constexpr std::size_t kMaxFindingValueBytes = 4096;
 
 // Copying or printing a decoded value recurses once per level: a body nested deeper than any
 // real request (a foreign implementation may send anything) is left undecoded.
@@ -100,9 +104,18 @@ nlohmann::json FindingJson(const checks::Finding& f, bool gating, SentBodies& se
   out["gating"] = gating;
   out["pointer"] = f.pointer;
   if (f.request) out["request"] = *f.request;
-  // Converted through text so the sorted report keeps the values' kinds (1.0 stays 1.0).
-  out["expected"] = nlohmann::json::parse(DumpJson(f.expected));
-  out["actual"] = nlohmann::json::parse(DumpJson(f.actual));
+  // Converted through text so the sorted report keeps the values' kinds (1.0 stays 1.0);
+  // a value past the budget is left out (its size kept), so no finding can flood the reports.
+  const auto bounded = [&out](const char* key, const std::string& text) {
+    if (text.size() > kMaxFindingValueBytes) {
+      out[key] = nullptr;
+      out[std::string(key) + "_omitted_bytes"] = text.size();
+    } else {
+      out[key] = nlohmann::json::parse(text);
+    }
+  };
+  bounded("expected", DumpJson(f.expected));
+  bounded("actual", DumpJson(f.actual));
   out["message"] = f.message;
   // A pointer the request lacks: show where the request stops, so a reader sees what was
   // sent there instead of a bare "absent".
@@ -117,7 +130,14 @@ nlohmann::json FindingJson(const checks::Finding& f, bool gating, SentBodies& se
     out["absent"] = true;
     if (f.actual.is_string() && f.actual.get<std::string>() == "absent") out["actual"] = nullptr;
     out["nearest_pointer"] = parent;
-    out["nearest_value"] = found != nullptr ? *found : *body;
+    const nlohmann::json& nearest = found != nullptr ? *found : *body;
+    const std::string nearest_text = nearest.dump();
+    if (nearest_text.size() > kMaxFindingValueBytes) {
+      out["nearest_value"] = nullptr;
+      out["nearest_value_omitted_bytes"] = nearest_text.size();
+    } else {
+      out["nearest_value"] = nearest;
+    }
   }
   return out;
 }
@@ -216,20 +236,26 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
   } else if (report.harness_error) {
     result["verdict"] = std::string(reports::kError);
     result["reason"] = *report.harness_error;
-  } else if (report.refusal && report.refusal->code == "http.transport" &&
-             !(c.expect.outcome == Expected::kRefuse && c.expect.error == "http.transport")) {
-    // The capture server answers every request; an exchange with it that breaks (a reset, a
-    // descriptor limit) says nothing about conformance: a harness error, not a verdict.
-    result["verdict"] = std::string(reports::kError);
-    result["reason"] = "transport failure between the implementation and the capture server "
-                       "in exchange " + std::to_string(report.refusal->exchange) +
-                       "; not a conformance verdict";
   } else {
     SentBodies sent(journal);
     std::vector<checks::Finding> findings = checks::JudgeAll(checks::CaseRun{c, journal, report});
     // The registry decides levels, so promoting a clause is a one-line data change.
     for (auto& f : findings) {
       if (const auto level = registry.LevelOf(f.clause)) f.level = std::string(ToString(*level));
+    }
+    // A broken HTTP exchange with the capture server (which answers every request) says
+    // nothing about the outcome: the outcome findings it causes are dropped, and unless what
+    // did reach the wire fails a judge (a request that should never have been sent, a wire
+    // violation in an earlier request), the case is a harness error, not a verdict.
+    const bool broken_transport =
+        report.refusal && report.refusal->code == "http.transport" &&
+        !(c.expect.outcome == Expected::kRefuse && c.expect.error == "http.transport");
+    if (broken_transport) {
+      std::erase_if(findings, [](const checks::Finding& f) {
+        const std::string_view tag = checks::ReasonTag(f);
+        return tag == checks::kShouldHaveAccepted || tag == checks::kWrongError ||
+               tag == checks::kShouldHaveRefused;
+      });
     }
     std::optional<std::string> reason;
     for (const auto& f : findings) {
@@ -239,7 +265,12 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     }
     // An i_ case leaves its one behaviour open, not the rest of the wire: a gating finding
     // (an array root, a leaked ID) still fails it.
-    if (c.expected == Expected::kImplementationDefined && !reason) {
+    if (broken_transport && !reason) {
+      result["verdict"] = std::string(reports::kError);
+      result["reason"] = "transport failure between the implementation and the capture server "
+                         "in exchange " + std::to_string(report.refusal->exchange) +
+                         "; not a conformance verdict";
+    } else if (c.expected == Expected::kImplementationDefined && !reason) {
       result["verdict"] = std::string(reports::kImplementationDefined);
       result["reason"] = report.refusal ? "refused: " + report.refusal->code : "accepted";
     } else if (reason) {
@@ -369,7 +400,13 @@ nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& re
   const bool limited = options.case_timeout.count() > 0;
 
   auto worker = [&](unsigned j) {
-    std::unique_ptr<Driver> driver = make_driver();
+    std::unique_ptr<Driver> driver;
+    try {
+      driver = make_driver();
+    } catch (const std::exception&) {
+      return;  // the other workers (or the main thread's) take the cases
+    }
+    if (!driver) return;
     Watch& watch = watches[j];
     for (;;) {
       const std::size_t slot = next.fetch_add(1);
@@ -434,7 +471,11 @@ nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& re
     });
   }
   std::vector<std::thread> threads;
-  for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker, j);
+  try {
+    for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker, j);
+  } catch (const std::system_error&) {
+    // Fewer threads than asked (a process limit): the workers that started do the work.
+  }
   worker(0);
   for (auto& t : threads) t.join();
   if (limited) {
@@ -447,7 +488,14 @@ nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& re
   }
 
   nlohmann::json array = nlohmann::json::array();
-  for (auto& r : results) array.push_back(std::move(r));
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    if (results[i].is_null()) {  // no worker could start a driver
+      results[i] = BaseResult(cases[i], options);
+      results[i]["verdict"] = std::string(reports::kError);
+      results[i]["reason"] = "not run: no driver could be started";
+    }
+    array.push_back(std::move(results[i]));
+  }
   return array;
 }
 

@@ -318,5 +318,23 @@ TEST(RunCommand, SlowCaseTimesOutAndTheRunGoesOn) {
   EXPECT_THAT(ReadText(reports.path() / "junit.xml"), HasSubstr("type=\"timeout\""));
 }
 
+// Sets the bad-input bit only in the shard whose reports hold the bad file.
+TEST(RunCommand, ShardExitBitsFollowTheirReports) {
+  TempDir dir;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  dir.Write("adr-224/y_broken.json", "[");
+  int with_bad_bit = 0;
+  for (std::size_t i = 1; i <= 4; ++i) {
+    TempDir reports;
+    RunArgs shard;
+    shard.shard = std::to_string(i) + "/4";
+    const Captured c = RunCli(dir, reports.path(), shard);
+    const bool has_bad = ReadText(reports.path() / "index.json").find("y_broken") != std::string::npos;
+    EXPECT_EQ((c.status & kExitBadInput) != 0, has_bad) << shard.shard << c.out << c.err;
+    with_bad_bit += has_bad ? 1 : 0;
+  }
+  EXPECT_EQ(with_bad_bit, 1);
+}
+
 }  // namespace
 }  // namespace gemini_oracle::cli

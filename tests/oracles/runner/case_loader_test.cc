@@ -437,7 +437,7 @@ TEST(CaseRules, RuleNamesAreUnique) {
   const auto& all = rules::AllRules();
   std::set<std::string_view> unique(all.begin(), all.end());
   EXPECT_EQ(unique.size(), all.size());
-  EXPECT_EQ(all.size(), 22u);
+  EXPECT_EQ(all.size(), 23u);
 }
 
 // Refuses a number no double holds (1e999), naming the file, line and column.
@@ -565,20 +565,65 @@ TEST_F(CaseLoaderTest, OversizedFileIsADiagnostic) {
   ExpectOnly(loaded, "adr-226/y_big.json", rules::kFileSize, 1, 1);
 }
 
-// Loads an object of 20,000 members (a linear read; a quadratic one took seconds).
-TEST_F(CaseLoaderTest, ManyMembersLoad) {
-  std::string members;
-  for (int i = 0; i < 20000; ++i) members += (i ? "," : "") + ("\"k" + std::to_string(i) + "\":1");
+// Loads an object of 1,024 members and refuses one of 1,025, where the read stops.
+TEST_F(CaseLoaderTest, MembersPerObjectAreBounded) {
+  const auto object = [](int count) {
+    std::string members;
+    for (int i = 0; i < count; ++i) members += (i ? "," : "") + ("\"k" + std::to_string(i) + "\":1");
+    return "{" + members + "}";
+  };
   const LoadedCase loaded =
-      LoadText("adr-226/y_wide.json", Replace(kGood, R"({"r": 1})", "{" + members + "}"));
+      LoadText("adr-226/y_wide.json", Replace(kGood, R"({"r": 1})", object(1024)));
   ASSERT_TRUE(loaded.diagnostics.empty()) << Dump(loaded.diagnostics);
-  EXPECT_EQ(loaded.value->exchanges[0].then.results[0].value.size(), 20000u);
+  EXPECT_EQ(loaded.value->exchanges[0].then.results[0].value.size(), 1024u);
   EXPECT_EQ(loaded.value->exchanges[0].then.results[0].value.items().begin().key(), "k0");
+  const LoadedCase refused =
+      LoadText("adr-226/y_wide.json", Replace(kGood, R"({"r": 1})", object(1025)));
+  ASSERT_EQ(refused.diagnostics.size(), 1u);
+  EXPECT_EQ(refused.diagnostics[0].rule, rules::kJsonDepth);
+}
+
+// Refuses a file one byte over the size limit and loads one at the limit.
+TEST_F(CaseLoaderTest, SizeLimitBoundary) {
+  std::string at_limit = Replace(kGood, R"("go")", "\"go\"");
+  at_limit += std::string(kMaxCaseBytes - at_limit.size(), ' ');
+  EXPECT_TRUE(LoadText("adr-226/y_at.json", at_limit).diagnostics.empty());
+  ExpectOnly(LoadText("adr-226/y_over.json", at_limit + " "), "adr-226/y_over.json",
+             rules::kFileSize, 1, 1);
+}
+
+// Refuses a carried tool message whose JSON content is beyond the case limits; other roles'
+// content is plain text whatever it looks like.
+TEST_F(CaseLoaderTest, CarriedToolContentStaysWithinLimits) {
+  const std::string transcript =
+      R"("transcript": [{"role": "user", "content": "1e999"},
+    {"role": "tool", "tool_call_id": "t1", "name": "f", "content": "CONTENT"}],
+  "exchanges": [)";
+  const auto with = [&](const std::string& content) {
+    std::string t = transcript;
+    t.replace(t.find("CONTENT"), 7, content);
+    return Replace(kGood, R"("exchanges": [)", t);
+  };
+  const LoadedCase bad = LoadText("adr-226/y_carried.json", with("18446744073709551616"));
+  EXPECT_EQ(OfRule(bad.diagnostics, rules::kTranscriptContent).size(), 1u) << Dump(bad.diagnostics);
+  const LoadedCase fine = LoadText("adr-226/y_carried.json", with("[1, 2]"));
+  EXPECT_TRUE(OfRule(fine.diagnostics, rules::kTranscriptContent).empty()) << Dump(fine.diagnostics);
+}
+
+// Walks a folder outside the corpus as a corpus root, a subfolder as a case folder.
+TEST_F(CaseLoaderTest, FolderOutsideTheCorpusIsARoot) {
+  TempDir other;
+  other.Write("VERSION", "1.0.0\n");
+  other.Write("adr-226/y_good.json", kGood);
+  const CorpusCheck check = CheckFiles({other.path()}, dir_.path(), loader_);
+  EXPECT_TRUE(check.ok()) << Dump(check.diagnostics);
+  EXPECT_EQ(check.cases.size(), 1u);
 }
 
 // Refuses a text result that is a JSON text (it would be read as JSON by some runners).
 TEST_F(CaseLoaderTest, TextResultMustNotBeJson) {
-  for (const char* text : {R"("[1]")", R"("{}")", R"("1e999")", R"("\"quoted\"")"}) {
+  for (const char* text :
+       {R"("[1]")", R"("{}")", R"("1e999")", R"("\"quoted\"")", R"("NaN")", R"("-Infinity")"}) {
     ExpectOnly(LoadText("adr-226/y_text.json",
                         Replace(kGood, R"("text": "two")", std::string(R"("text": )") + text)),
                "adr-226/y_text.json", rules::kResultText, 13, 29);

@@ -158,15 +158,19 @@ TEST(JsonTestSuite, LoaderNeverThrows) {
   const CaseLoader loader = CaseLoader::FromSourceRoot(source);
   const fs::path root = source / "fixtures";
   for (const auto& file : Suite()) {
-    LoadedCase loaded;
-    ASSERT_NO_THROW(loaded = loader.LoadText(file.text, root / "json-test-suite" / file.name, root))
-        << file.name;
+    const LoadedCase loaded = loader.LoadText(file.text, root / "json-test-suite" / file.name, root);
     EXPECT_FALSE(loaded.value.has_value()) << file.name;
     ASSERT_FALSE(loaded.diagnostics.empty()) << file.name;
     const StrictJsonResult result = ParseStrictJson(file.text);
     if (result.error) {
-      ASSERT_EQ(loaded.diagnostics.size(), 1u) << file.name;
-      EXPECT_EQ(loaded.diagnostics[0].rule, result.error->rule) << file.name;
+      // The reader's rule, besides at most a file.name diagnostic: the suite's own names
+      // (upper case, '+', '#') are no portable case ids.
+      std::vector<std::string> rules;
+      for (const auto& d : loaded.diagnostics) {
+        if (d.rule != "file.name") rules.push_back(d.rule);
+      }
+      ASSERT_EQ(rules.size(), 1u) << file.name;
+      EXPECT_EQ(rules[0], result.error->rule) << file.name;
     }
   }
 }

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "reference_impl/http_client.h"
 #include "tests/source_root.h"
 
 namespace gemini_oracle::runner {
@@ -158,6 +159,45 @@ TEST(RunSuite, TransportFailureIsAHarnessError) {
   EXPECT_EQ(results[0]["verdict"], "error");
   EXPECT_NE(results[0]["reason"].get<std::string>().find("not a conformance verdict"),
             std::string::npos);
+}
+
+// A driver that sends the request it should have refused, then has its transport break.
+class SendsThenBreaksDriver : public Driver {
+ public:
+  std::string Name() const override { return "sends-then-breaks"; }
+  DriverReport Run(const Case&, const std::string& base_url) override {
+    ref::ClientOptions options;
+    options.base_url = base_url;
+    ref::GeminiHttpClient client(options);
+    try {
+      client.GenerateContent("gemini-2.5-flash", Json::object({{"contents", Json::array()}}));
+    } catch (const std::exception&) {
+    }
+    DriverReport report;
+    report.exchanges.emplace_back();
+    report.refusal = Refusal{"http.transport", "http", 1, "Connection"};
+    return report;
+  }
+};
+
+// Still fails a case that must be refused before contact when the request reached the wire,
+// although the transport broke afterwards.
+TEST(RunSuite, TransportFailureDoesNotHideContact) {
+  const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
+  Case c = MakeCase("adr-226/n_a", {"ADR-226.5"});
+  c.expected = c.expect.outcome = Expected::kRefuse;
+  c.expect.error = "native_id.duplicate";
+  c.expect.phase = "build";
+  c.expect.exchange = 1;
+  Exchange exchange;
+  exchange.user = "go";
+  exchange.response.body = Json::parse(R"({"candidates":[{"content":{"parts":[{"text":"x"}]}}]})");
+  c.exchanges.push_back(exchange);
+  const nlohmann::json results = RunSuite(
+      {c}, registry, [] { return std::make_unique<SendsThenBreaksDriver>(); }, SuiteOptions{});
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0]["verdict"], "fail") << results[0].dump(2);
+  EXPECT_EQ(results[0]["reason"], "contacted-before-refusal");
 }
 
 }  // namespace
