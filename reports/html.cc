@@ -71,8 +71,8 @@ void WriteEvidence(const nlohmann::json& result, std::ostream& out) {
     out << "</ul>\n";
   }
   for (const auto& [label, body] : SentRequests(result)) {
-    out << "<details><summary>" << HtmlEscape(label) << "</summary><pre>"
-        << HtmlEscape(body) << "</pre></details>\n";
+    out << "<details><summary>" << HtmlEscape(label) << "</summary><pre>" << HtmlEscape(body)
+        << "</pre></details>\n";
   }
 }
 

@@ -256,11 +256,9 @@ std::string AbsentText(const nlohmann::json& finding) {
   if (absent == finding.end() || !absent->is_boolean() || !absent->get<bool>()) return {};
   const auto it = finding.find("nearest_value");
   std::string pointer = StringField(finding, "nearest_pointer");
-  return "absent; nearest existing " + (pointer.empty() ? std::string("(root)") : pointer) +
-         " = " +
-         (it == finding.end()
-              ? std::string("?")
-              : it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  return "absent; nearest existing " + (pointer.empty() ? std::string("(root)") : pointer) + " = " +
+         (it == finding.end() ? std::string("?")
+                              : it->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 std::vector<std::string> DiagnosticLines(const nlohmann::json& result) {

@@ -32,10 +32,10 @@ struct RunArgs {
   std::string shard = "1/1";
   bool fail_fast = false;
   std::optional<std::size_t> max_fail;
-  std::optional<std::uint64_t> seed;  // default: from the clock, printed
+  std::optional<std::uint64_t> seed;              // default: from the clock, printed
   std::chrono::milliseconds case_timeout{60000};  // 0: no limit
-  bool keep_requests = false;         // request bodies of every case in the reports
-  bool progress = false;              // one-line display (on a terminal)
+  bool keep_requests = false;                     // request bodies of every case in the reports
+  bool progress = false;                          // one-line display (on a terminal)
 };
 int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err);
 

@@ -76,8 +76,9 @@ int main(int argc, char** argv) {
   auto* max_fail_opt = run_cmd->add_option("--max-fail", max_fail, "Stop after N gating results")
                            ->check(AtLeastOne, "N >= 1");
   unsigned case_timeout_s = 60;
-  run_cmd->add_option("--case-timeout", case_timeout_s,
-                      "Seconds one case may take before its verdict is timeout (0: no limit)")
+  run_cmd
+      ->add_option("--case-timeout", case_timeout_s,
+                   "Seconds one case may take before its verdict is timeout (0: no limit)")
       ->check(Seconds, "SECONDS")
       ->capture_default_str();
   run_cmd->add_flag("--keep-requests", run.keep_requests,
@@ -89,7 +90,8 @@ int main(int argc, char** argv) {
   std::vector<std::string> check_paths;
   auto* check_cmd = app.add_subcommand("check", "Validate fixture files (schema and rules)");
   check_cmd->add_option("--fixtures", check_fixtures, "Fixture folder");
-  check_cmd->add_option("paths", check_paths, "Case files or folders to check (default: the whole corpus)");
+  check_cmd->add_option("paths", check_paths,
+                        "Case files or folders to check (default: the whole corpus)");
 
   cli::ClausesArgs clauses;
   std::string clauses_fixtures;

@@ -97,10 +97,9 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   const std::uint64_t seed = args.seed.value_or(ClockSeed());
   out << "gemini-oracle run: " << selected.size() << " cases, seed " << seed << ", jobs "
       << args.jobs << ", shard " << shard->index << "/" << shard->count << "\n";
-  if (!corpus.ok() && shard->count == 1) status |= kExitBadInput;
   if (matching == 0 && !corpus.cases.empty()) {
-    err << "gemini-oracle run: --filter '" << args.filter
-        << "' selects none of the " << corpus.cases.size()
+    err << "gemini-oracle run: --filter '" << args.filter << "' selects none of the "
+        << corpus.cases.size()
         << " cases; a filter is a clause id prefix (ADR-226.3, ADR-), a feature (parallel) or a "
            "glob over ids and file names (adr-226/y_*, *identical*)\n";
     return status | kExitBadInput;
@@ -112,8 +111,8 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   }
   if (selected.empty() && matching > 0) {
     // More shards than cases is a valid CI matrix: this shard simply has nothing to do.
-    out << "gemini-oracle run: shard " << shard->index << "/" << shard->count << " holds none of the "
-        << matching << " selected cases\n";
+    out << "gemini-oracle run: shard " << shard->index << "/" << shard->count
+        << " holds none of the " << matching << " selected cases\n";
   }
 
   runner::SuiteOptions options;
@@ -153,13 +152,14 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     }
   };
   const auto started_at = UtcNow();
-  nlohmann::json results = selected.empty()
-                               ? nlohmann::json::array()
-                               : runner::RunSuite(selected, loader->registry(),
-                                                  [] { return std::make_unique<runner::ReferenceDriver>(); },
-                                                  options);
+  nlohmann::json results =
+      selected.empty() ? nlohmann::json::array()
+                       : runner::RunSuite(
+                             selected, loader->registry(),
+                             [] { return std::make_unique<runner::ReferenceDriver>(); }, options);
   if (args.progress) err << "\r\033[K" << std::flush;
-  const nlohmann::json bad = runner::BadFixtureResults(corpus.diagnostics, args.fixtures, *shard, options);
+  const nlohmann::json bad =
+      runner::BadFixtureResults(corpus.diagnostics, args.fixtures, *shard, options);
   // The exit bit follows the reports: the shard that holds a bad file says so.
   if (!bad.empty()) status |= kExitBadInput;
   for (const auto& entry : bad) results.push_back(entry);

@@ -218,9 +218,8 @@ LoadedCase CaseLoader::Load(const fs::path& file, const fs::path& fixtures_root)
   const fs::file_status status = fs::status(file, error);
   if (!fs::is_regular_file(status)) {
     const bool missing = !fs::exists(status);
-    loaded.diagnostics.push_back(At(file, TextPosition{},
-                                    missing ? rules::kFileRead : rules::kFileKind,
-                                    NotACaseFile(file)));
+    loaded.diagnostics.push_back(At(
+        file, TextPosition{}, missing ? rules::kFileRead : rules::kFileKind, NotACaseFile(file)));
     return loaded;
   }
   // Bounded before reading: every later step (parsing, validation, judging, the reports that

@@ -151,12 +151,13 @@ void CheckNamedSelector(const Json& selector, const std::vector<const Json*>& ca
     const Json empty = Json::object();
     if (args == nullptr || ref::ArgumentsEqual(*args, call_args ? *call_args : empty)) ++matched;
   }
-  const std::string selected = "the selector {name " + Quoted(name->get<std::string>()) +
-                               (args ? ", args" : "") + "}";
+  const std::string selected =
+      "the selector {name " + Quoted(name->get<std::string>()) + (args ? ", args" : "") + "}";
   if (named == 0) {
     out.push_back({std::string(kSelectorMatch), where,
                    selected + " matches none of the scripted response's " +
-                       std::to_string(calls.size()) + " functionCall parts (no call of that name)"});
+                       std::to_string(calls.size()) +
+                       " functionCall parts (no call of that name)"});
   } else if (matched == 0) {
     out.push_back({std::string(kSelectorMatch), where,
                    selected + " matches none of the " + std::to_string(named) +
@@ -318,11 +319,11 @@ void CheckExpectCounts(const Json& document, std::vector<Finding>& out) {
 
 const std::vector<std::string_view>& AllRules() {
   static const std::vector<std::string_view> all = {
-      kFileRead,       kFileName,        kFileKind,      kFileSize,       kJsonSyntax,     kJsonBom,
-      kJsonDepth,      kJsonNumberRange, kJsonDuplicateKey, kSchema,       kPrefixExpect,
-      kClauseUnknown,  kIdUnique,        kDescriptionStyle, kErrorUnknown, kResultsDistinct,
-      kSelectorRange,  kSelectorMatch,   kWireRequest,   kRefuseExchange, kExpectRequests,
-      kResultText,     kTranscriptContent};
+      kFileRead,        kFileName,      kFileKind,         kFileSize,         kJsonSyntax,
+      kJsonBom,         kJsonDepth,     kJsonNumberRange,  kJsonDuplicateKey, kSchema,
+      kPrefixExpect,    kClauseUnknown, kIdUnique,         kDescriptionStyle, kErrorUnknown,
+      kResultsDistinct, kSelectorRange, kSelectorMatch,    kWireRequest,      kRefuseExchange,
+      kExpectRequests,  kResultText,    kTranscriptContent};
   return all;
 }
 

@@ -180,7 +180,8 @@ StrictJsonResult ParseStrictJson(std::string_view text) {
                          CountingIterator(text.data() + text.size(), &consumed), &builder);
   } catch (const std::exception& e) {
     // The SAX parser reports through parse_error(); this is for an allocation failure.
-    builder.error = StrictJsonError{consumed, "json.syntax", std::string("unreadable: ") + e.what()};
+    builder.error =
+        StrictJsonError{consumed, "json.syntax", std::string("unreadable: ") + e.what()};
   }
   if (!ok || builder.error) {
     result.error = builder.error.value_or(

@@ -53,8 +53,10 @@ bool ShallowEnough(const std::string& body) {
   for (std::size_t i = 0; i < body.size(); ++i) {
     const char c = body[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
     } else if (c == '"') {
       in_string = true;
     } else if (c == '{' || c == '[') {
@@ -267,9 +269,10 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     // (an array root, a leaked ID) still fails it.
     if (broken_transport && !reason) {
       result["verdict"] = std::string(reports::kError);
-      result["reason"] = "transport failure between the implementation and the capture server "
-                         "in exchange " + std::to_string(report.refusal->exchange) +
-                         "; not a conformance verdict";
+      result["reason"] =
+          "transport failure between the implementation and the capture server "
+          "in exchange " +
+          std::to_string(report.refusal->exchange) + "; not a conformance verdict";
     } else if (c.expected == Expected::kImplementationDefined && !reason) {
       result["verdict"] = std::string(reports::kImplementationDefined);
       result["reason"] = report.refusal ? "refused: " + report.refusal->code : "accepted";
@@ -337,10 +340,8 @@ nlohmann::json BadFixtureResults(const std::vector<Diagnostic>& diagnostics,
                        (found.size() == 1 ? "" : "s") + ", first [" + found.front()->rule + "]";
     nlohmann::json list = nlohmann::json::array();
     for (const Diagnostic* d : found) {
-      list.push_back({{"line", d->line},
-                      {"column", d->column},
-                      {"rule", d->rule},
-                      {"message", d->message}});
+      list.push_back(
+          {{"line", d->line}, {"column", d->column}, {"rule", d->rule}, {"message", d->message}});
     }
     result["diagnostics"] = std::move(list);
     // Two diagnostics paths may name one id (a folder and a file): keep them apart.

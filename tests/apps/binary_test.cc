@@ -66,9 +66,9 @@ TEST(Binary, CaseTimeoutTakesWholeSeconds) {
 TEST(Binary, KilledRunStillShowsItsSeed) {
   TempDir fixtures, reports;
   fixtures.Write("adr-224/y_slow.json", kSlowCase);
-  const Output out = Shell("timeout -s KILL 3 " + Binary() + " run --seed 99 --fixtures " +
-                           fixtures.path().string() + " --report-dir " +
-                           reports.path().string() + " 2>/dev/null");
+  const Output out =
+      Shell("timeout -s KILL 3 " + Binary() + " run --seed 99 --fixtures " +
+            fixtures.path().string() + " --report-dir " + reports.path().string() + " 2>/dev/null");
   EXPECT_THAT(out.text, HasSubstr("1 cases, seed 99"));
   EXPECT_THAT(out.text, ::testing::Not(HasSubstr("in all")));  // it was killed mid-case
 }

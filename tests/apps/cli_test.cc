@@ -150,7 +150,9 @@ TEST(RunCommand, BadFixtureIsReportedAndTheRestRuns) {
   EXPECT_THAT(index, HasSubstr("\"bad_fixture\": true"));
   EXPECT_THAT(index, HasSubstr("\"rule\": \"json.syntax\""));
   const std::string junit = ReadText(reports.path() / "junit.xml");
-  EXPECT_THAT(junit, HasSubstr("<testsuites name=\"gemini-oracle\" tests=\"2\" failures=\"0\" errors=\"1\""));
+  EXPECT_THAT(
+      junit,
+      HasSubstr("<testsuites name=\"gemini-oracle\" tests=\"2\" failures=\"0\" errors=\"1\""));
   EXPECT_THAT(junit, HasSubstr("y_broken.json:1:17: invalid JSON"));
   EXPECT_THAT(ReadText(reports.path() / "summary.md"), HasSubstr("1:17: invalid JSON"));
   EXPECT_THAT(ReadText(reports.path() / "summary.html"), HasSubstr("1:17: invalid JSON"));
@@ -187,15 +189,17 @@ TEST(RunCommand, UnwritableReportDirFailsFirst) {
 // Keeps the request bodies of a failing case and shows where an absent pointer stops.
 TEST(RunCommand, FailingCaseShowsWhatWasSent) {
   TempDir dir, reports;
-  dir.Write("adr-224/y_wrong_expectation.json",
-            Replace(kGoodCase, R"("pointer": "/contents/1/parts/0/functionCall/args", "equals": {})",
-                    R"("pointer": "/contents/1/parts/0/functionCall/nothing", "equals": {})"));
+  dir.Write(
+      "adr-224/y_wrong_expectation.json",
+      Replace(kGoodCase, R"("pointer": "/contents/1/parts/0/functionCall/args", "equals": {})",
+              R"("pointer": "/contents/1/parts/0/functionCall/nothing", "equals": {})"));
   const Captured c = RunCli(dir, reports.path());
   EXPECT_EQ(c.status, kExitConformance) << c.out << c.err;
   const std::string index = ReadText(reports.path() / "index.json");
   EXPECT_THAT(index, HasSubstr("\"sent\": ["));
   EXPECT_THAT(index, HasSubstr("\"nearest_pointer\": \"/contents/1/parts/0/functionCall\""));
-  EXPECT_THAT(ReadText(reports.path() / "summary.md"), HasSubstr("request 2: POST /v1beta/models/"));
+  EXPECT_THAT(ReadText(reports.path() / "summary.md"),
+              HasSubstr("request 2: POST /v1beta/models/"));
   EXPECT_THAT(ReadText(reports.path() / "junit.xml"), HasSubstr("<system-out>request 1: POST"));
   // Passing cases keep no bodies unless asked.
   TempDir good_reports;
@@ -303,8 +307,8 @@ TEST(ClausesCommand, RealCorpusCoversEveryMustClause) {
 TEST(RunCommand, SlowCaseTimesOutAndTheRunGoesOn) {
   TempDir dir, reports;
   dir.Write("adr-224/y_good.json", kGoodCase);
-  dir.Write("adr-224/y_slow.json",
-            Replace(kGoodCase, R"("response": {"body")", R"("response": {"delay_ms": 20000, "body")"));
+  dir.Write("adr-224/y_slow.json", Replace(kGoodCase, R"("response": {"body")",
+                                           R"("response": {"delay_ms": 20000, "body")"));
   RunArgs args;
   args.case_timeout = std::chrono::seconds(1);
   args.jobs = 2;
@@ -329,7 +333,8 @@ TEST(RunCommand, ShardExitBitsFollowTheirReports) {
     RunArgs shard;
     shard.shard = std::to_string(i) + "/4";
     const Captured c = RunCli(dir, reports.path(), shard);
-    const bool has_bad = ReadText(reports.path() / "index.json").find("y_broken") != std::string::npos;
+    const bool has_bad =
+        ReadText(reports.path() / "index.json").find("y_broken") != std::string::npos;
     EXPECT_EQ((c.status & kExitBadInput) != 0, has_bad) << shard.shard << c.out << c.err;
     with_bad_bit += has_bad ? 1 : 0;
   }

@@ -259,9 +259,9 @@ TEST_F(Gate, VerdictsDoNotDependOnJobs) {
     SuiteOptions options;
     options.jobs = jobs;
     options.seed = seed;
-    nlohmann::json results =
-        RunSuite(corpus_->cases, loader_->registry(),
-                 [] { return std::make_unique<ReferenceDriver>(); }, options);
+    nlohmann::json results = RunSuite(
+        corpus_->cases, loader_->registry(), [] { return std::make_unique<ReferenceDriver>(); },
+        options);
     for (auto& r : results) r.erase("duration_ms");
     return results;
   };

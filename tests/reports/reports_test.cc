@@ -324,7 +324,9 @@ json EvidenceIndex() {
   json index = SampleIndex();
   json bad = Result("adr-226/y_broken", "error", "bad fixture: 1 problem, first [json.bom]");
   bad["bad_fixture"] = true;
-  bad["diagnostics"] = json::array({{{"line", 1}, {"column", 1}, {"rule", "json.bom"},
+  bad["diagnostics"] = json::array({{{"line", 1},
+                                     {"column", 1},
+                                     {"rule", "json.bom"},
                                      {"message", "a UTF-8 byte order mark before the value"}}});
   index["results"].push_back(bad);
   json& failed = index["results"][1];

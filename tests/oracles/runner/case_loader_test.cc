@@ -1,7 +1,6 @@
 #include "oracles/runner/case_loader.h"
 
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -486,13 +485,11 @@ TEST_F(CaseLoaderTest, LoadTextMatchesLoad) {
 
 // Reports a name selector that picks no call, or more than one, instead of a harness error.
 TEST_F(CaseLoaderTest, NameSelectorMustPickOneCall) {
-  ExpectOnly(LoadText("adr-226/y_sel.json",
-                      Replace(kGood, R"({"call": 1, "text": "two"})",
-                              R"({"call": {"name": "g"}, "text": "two"})")),
+  ExpectOnly(LoadText("adr-226/y_sel.json", Replace(kGood, R"({"call": 1, "text": "two"})",
+                                                    R"({"call": {"name": "g"}, "text": "two"})")),
              "adr-226/y_sel.json", rules::kSelectorMatch, 13, 18);
-  ExpectOnly(LoadText("adr-226/y_sel.json",
-                      Replace(kGood, R"({"call": 1, "text": "two"})",
-                              R"({"call": {"name": "f"}, "text": "two"})")),
+  ExpectOnly(LoadText("adr-226/y_sel.json", Replace(kGood, R"({"call": 1, "text": "two"})",
+                                                    R"({"call": {"name": "f"}, "text": "two"})")),
              "adr-226/y_sel.json", rules::kSelectorMatch, 13, 18);
   ExpectOnly(LoadText("adr-226/y_sel.json",
                       Replace(kGood, R"({"call": 1, "text": "two"})",
@@ -502,8 +499,9 @@ TEST_F(CaseLoaderTest, NameSelectorMustPickOneCall) {
 
 // Refuses an expect.requests that differs from the number of exchanges of an accepting case.
 TEST_F(CaseLoaderTest, RequestsMustMatchTheExchanges) {
-  ExpectOnly(LoadText("adr-226/y_count.json", Replace(kGood, R"("requests": 2)", R"("requests": 3)")),
-             "adr-226/y_count.json", rules::kExpectRequests, 17, 47);
+  ExpectOnly(
+      LoadText("adr-226/y_count.json", Replace(kGood, R"("requests": 2)", R"("requests": 3)")),
+      "adr-226/y_count.json", rules::kExpectRequests, 17, 47);
 }
 
 // Refuses, without opening them, files whose extension run would not find.
@@ -560,7 +558,8 @@ TEST_F(CaseLoaderTest, CheckFilesSeesNamesUsedInTheCorpus) {
 
 // Refuses a case file over the size limit without reading it.
 TEST_F(CaseLoaderTest, OversizedFileIsADiagnostic) {
-  const std::string padded = Replace(kGood, R"("go")", "\"" + std::string(kMaxCaseBytes, 'x') + "\"");
+  const std::string padded =
+      Replace(kGood, R"("go")", "\"" + std::string(kMaxCaseBytes, 'x') + "\"");
   const LoadedCase loaded = LoadText("adr-226/y_big.json", padded);
   ExpectOnly(loaded, "adr-226/y_big.json", rules::kFileSize, 1, 1);
 }
@@ -569,7 +568,8 @@ TEST_F(CaseLoaderTest, OversizedFileIsADiagnostic) {
 TEST_F(CaseLoaderTest, MembersPerObjectAreBounded) {
   const auto object = [](int count) {
     std::string members;
-    for (int i = 0; i < count; ++i) members += (i ? "," : "") + ("\"k" + std::to_string(i) + "\":1");
+    for (int i = 0; i < count; ++i)
+      members += (i ? "," : "") + ("\"k" + std::to_string(i) + "\":1");
     return "{" + members + "}";
   };
   const LoadedCase loaded =
@@ -607,7 +607,8 @@ TEST_F(CaseLoaderTest, CarriedToolContentStaysWithinLimits) {
   const LoadedCase bad = LoadText("adr-226/y_carried.json", with("18446744073709551616"));
   EXPECT_EQ(OfRule(bad.diagnostics, rules::kTranscriptContent).size(), 1u) << Dump(bad.diagnostics);
   const LoadedCase fine = LoadText("adr-226/y_carried.json", with("[1, 2]"));
-  EXPECT_TRUE(OfRule(fine.diagnostics, rules::kTranscriptContent).empty()) << Dump(fine.diagnostics);
+  EXPECT_TRUE(OfRule(fine.diagnostics, rules::kTranscriptContent).empty())
+      << Dump(fine.diagnostics);
 }
 
 // Walks a folder outside the corpus as a corpus root, a subfolder as a case folder.
@@ -628,8 +629,9 @@ TEST_F(CaseLoaderTest, TextResultMustNotBeJson) {
                         Replace(kGood, R"("text": "two")", std::string(R"("text": )") + text)),
                "adr-226/y_text.json", rules::kResultText, 13, 29);
   }
-  EXPECT_TRUE(LoadText("adr-226/y_text.json", Replace(kGood, R"("text": "two")", R"("text": "2 apples")"))
-                  .diagnostics.empty());
+  EXPECT_TRUE(
+      LoadText("adr-226/y_text.json", Replace(kGood, R"("text": "two")", R"("text": "2 apples")"))
+          .diagnostics.empty());
 }
 
 // Checks a subfolder with the rules of a case folder, as run does: a stray file is reported.

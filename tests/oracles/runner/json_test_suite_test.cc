@@ -158,7 +158,8 @@ TEST(JsonTestSuite, LoaderNeverThrows) {
   const CaseLoader loader = CaseLoader::FromSourceRoot(source);
   const fs::path root = source / "fixtures";
   for (const auto& file : Suite()) {
-    const LoadedCase loaded = loader.LoadText(file.text, root / "json-test-suite" / file.name, root);
+    const LoadedCase loaded =
+        loader.LoadText(file.text, root / "json-test-suite" / file.name, root);
     EXPECT_FALSE(loaded.value.has_value()) << file.name;
     ASSERT_FALSE(loaded.diagnostics.empty()) << file.name;
     const StrictJsonResult result = ParseStrictJson(file.text);

@@ -18,16 +18,15 @@ std::size_t OffsetOf(const std::string& text) {
   return result.error ? result.error->offset : std::string::npos;
 }
 
-std::string Nested(std::size_t depth) {
-  return std::string(depth, '[') + std::string(depth, ']');
-}
+std::string Nested(std::size_t depth) { return std::string(depth, '[') + std::string(depth, ']'); }
 
 // Accepts ordinary JSON and keeps kinds, member order and -0.0 as written.
 TEST(StrictJson, KeepsKindsAndOrder) {
-  const StrictJsonResult result =
-      ParseStrictJson(R"({"b": 1.0, "a": [{}, [], -0.0, 18446744073709551615, -9223372036854775808]})");
+  const StrictJsonResult result = ParseStrictJson(
+      R"({"b": 1.0, "a": [{}, [], -0.0, 18446744073709551615, -9223372036854775808]})");
   ASSERT_FALSE(result.error) << result.error->message;
-  EXPECT_EQ(result.value.dump(), R"({"b":1.0,"a":[{},[],-0.0,18446744073709551615,-9223372036854775808]})");
+  EXPECT_EQ(result.value.dump(),
+            R"({"b":1.0,"a":[{},[],-0.0,18446744073709551615,-9223372036854775808]})");
   EXPECT_TRUE(result.value["a"][3].is_number_unsigned());
   EXPECT_TRUE(result.value["a"][4].is_number_integer());
 }

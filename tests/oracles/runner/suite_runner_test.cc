@@ -27,7 +27,8 @@ TEST(ParseShard, AcceptsOnlyIOverN) {
   ASSERT_TRUE(ParseShard("1/1"));
   EXPECT_EQ(ParseShard("2/4")->index, 2u);
   EXPECT_EQ(ParseShard("2/4")->count, 4u);
-  for (const char* bad : {"", "1", "0/2", "3/2", "1/0", "a/b", "1/2x", "-1/2", "1//2", " 1/2", "+1/2"}) {
+  for (const char* bad :
+       {"", "1", "0/2", "3/2", "1/0", "a/b", "1/2x", "-1/2", "1//2", " 1/2", "+1/2"}) {
     EXPECT_FALSE(ParseShard(bad)) << bad;
   }
 }
@@ -108,8 +109,8 @@ TEST(RunSuite, CaseTimeoutCancelsAndContinues) {
   options.case_timeout = std::chrono::milliseconds(200);
   options.jobs = 1;
   const auto started = std::chrono::steady_clock::now();
-  const nlohmann::json results =
-      RunSuite(cases, registry, [] { return std::make_unique<HangingDriver>(); }, options);
+  const nlohmann::json results = RunSuite(
+      cases, registry, [] { return std::make_unique<HangingDriver>(); }, options);
   const auto took = std::chrono::steady_clock::now() - started;
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0]["verdict"], "timeout");
