@@ -163,10 +163,10 @@ TEST(RunSuite, TransportFailureIsAHarnessError) {
 }
 
 // A driver that sends the request it should have refused, then has its transport break.
-class SendsThenBreaksDriver : public Driver {
+class SendsThenBreaksDriver : public BrokenTransportDriver {
  public:
   std::string Name() const override { return "sends-then-breaks"; }
-  DriverReport Run(const Case&, const std::string& base_url) override {
+  DriverReport Run(const Case& c, const std::string& base_url) override {
     ref::ClientOptions options;
     options.base_url = base_url;
     ref::GeminiHttpClient client(options);
@@ -174,10 +174,7 @@ class SendsThenBreaksDriver : public Driver {
       client.GenerateContent("gemini-2.5-flash", Json::object({{"contents", Json::array()}}));
     } catch (const std::exception&) {
     }
-    DriverReport report;
-    report.exchanges.emplace_back();
-    report.refusal = Refusal{"http.transport", "http", 1, "Connection"};
-    return report;
+    return BrokenTransportDriver::Run(c, base_url);
   }
 };
 
