@@ -8,8 +8,8 @@
 
 #include "oracles/capture/journal.h"
 #include "oracles/checks/finding.h"
-#include "oracles/runner/case.h"
-#include "oracles/runner/driver.h"
+#include "oracles/model/case.h"
+#include "oracles/model/driver_report.h"
 
 namespace gemini_oracle::checks {
 
@@ -19,9 +19,9 @@ struct DecodedRequest;
 
 /// Everything a judge sees. Journal position i (0-based) is request i+1, sent for exchange i+1.
 struct CaseRun {
-  const runner::Case& c;
+  const model::Case& c;
   const std::vector<capture::JournalEntry>& journal;
-  const runner::DriverReport& report;
+  const model::DriverReport& report;
   /// The journal bodies decoded once by JudgeAll; judges called alone decode for themselves.
   const std::vector<detail::DecodedRequest>* decoded = nullptr;
 };

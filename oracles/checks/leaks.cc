@@ -62,7 +62,7 @@ void FromNativeParts(const Json& parts, const std::string& source, std::vector<S
   }
 }
 
-std::vector<Sentinel> Sentinels(const runner::Case& c) {
+std::vector<Sentinel> Sentinels(const model::Case& c) {
   std::vector<Sentinel> out;
   for (std::size_t k = 0; k < c.exchanges.size(); ++k) {
     FromNativeParts(detail::ScriptedParts(c.exchanges[k]), "exchange " + std::to_string(k + 1),
@@ -129,7 +129,7 @@ bool Ignored(const std::string& value, const std::string& code) {
 std::vector<Finding> JudgeLeaks(const CaseRun& run) {
   std::vector<Finding> findings;
   if (!run.report.refusal) return findings;
-  const runner::Refusal& refusal = *run.report.refusal;
+  const model::Refusal& refusal = *run.report.refusal;
   std::set<std::string> reported;
   // INTERPRETING.md §7.2: the corpus sentinel never appears in any refusal text.
   if (refusal.message.find(kCorpusSentinel) != std::string::npos) {

@@ -12,11 +12,11 @@ namespace {
 constexpr std::array<std::string_view, 7> kRefusingClauses = {
     "ADR-226.5", "ADR-226.6", "ADR-226.7", "ADR-226.10", "ADR-226.11", "ADR-226.12", "ADR-226.15"};
 
-std::string CaseClause(const runner::Case& c) {
+std::string CaseClause(const model::Case& c) {
   return c.clauses.empty() ? std::string("ADR-224.12") : c.clauses.front();
 }
 
-std::string RefusingClause(const runner::Case& c) {
+std::string RefusingClause(const model::Case& c) {
   for (const auto& clause : c.clauses) {
     if (std::find(kRefusingClauses.begin(), kRefusingClauses.end(), clause) !=
         kRefusingClauses.end()) {
@@ -26,7 +26,7 @@ std::string RefusingClause(const runner::Case& c) {
   return CaseClause(c);
 }
 
-Json RefusalJson(const runner::Refusal& refusal) {
+Json RefusalJson(const model::Refusal& refusal) {
   Json out = Json::object();
   out["code"] = refusal.code;
   out["phase"] = refusal.phase;
@@ -65,7 +65,7 @@ std::vector<Finding> JudgeAccept(const CaseRun& run) {
 std::vector<Finding> JudgeRefuse(const CaseRun& run) {
   std::vector<Finding> findings;
   const std::string clause = RefusingClause(run.c);
-  const runner::Expect& expect = run.c.expect;
+  const model::Expect& expect = run.c.expect;
   const std::size_t exchange = expect.exchange.value_or(1);
   Json wanted = Json::object();
   wanted["code"] = expect.error;
@@ -79,7 +79,7 @@ std::vector<Finding> JudgeRefuse(const CaseRun& run) {
                                    wanted, "accept"));
     return findings;
   }
-  const runner::Refusal& refusal = *run.report.refusal;
+  const model::Refusal& refusal = *run.report.refusal;
   if (refusal.code != expect.error) {
     findings.push_back(MakeFinding(clause, kWrongError, std::nullopt, "",
                                    "refused with " + refusal.code + " instead of " + expect.error,
@@ -115,11 +115,11 @@ std::vector<Finding> JudgeRefuse(const CaseRun& run) {
 
 std::vector<Finding> JudgeOutcome(const CaseRun& run) {
   switch (run.c.expect.outcome) {
-    case runner::Expected::kAccept:
+    case model::Expected::kAccept:
       return JudgeAccept(run);
-    case runner::Expected::kRefuse:
+    case model::Expected::kRefuse:
       return JudgeRefuse(run);
-    case runner::Expected::kImplementationDefined:
+    case model::Expected::kImplementationDefined:
       return {};
   }
   return {};

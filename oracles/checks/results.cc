@@ -7,7 +7,7 @@
 // name and ID echo are judged. Never the implementation's report: the journal is the wire.
 #include "oracles/checks/judge.h"
 #include "oracles/checks/wire_view.h"
-#include "oracles/runner/case_rules.h"
+#include "oracles/model/payload_forms.h"
 #include "reference_impl/json_equality.h"
 
 namespace gemini_oracle::checks {
@@ -43,29 +43,29 @@ bool JsonPayloadMatches(const Json& payload, const Json& response) {
   return WrapsExactly(response, payload);                                  // ADR-224.5
 }
 
-bool Matches(const runner::Result& result, const Json& response) {
+bool Matches(const model::Result& result, const Json& response) {
   if (!response.is_object()) return false;
   switch (result.kind) {
-    case runner::Result::Kind::kJson:
+    case model::Result::Kind::kJson:
       return JsonPayloadMatches(result.value, response);
-    case runner::Result::Kind::kText:  // corpus text payloads are never valid JSON texts
-    case runner::Result::Kind::kError:
+    case model::Result::Kind::kText:  // corpus text payloads are never valid JSON texts
+    case model::Result::Kind::kError:
       return WrapsExactly(response, result.value);
   }
   return false;
 }
 
-bool IsScalarResult(const runner::Result& result) {
-  return result.kind != runner::Result::Kind::kJson ||
+bool IsScalarResult(const model::Result& result) {
+  return result.kind != model::Result::Kind::kJson ||
          (!result.value.is_object() && !result.value.is_array());
 }
 
 // Why `fr` fails to carry `result`: the most specific clause and pointer.
-Finding Diagnose(const runner::Result& result, const std::string& label, std::size_t request,
+Finding Diagnose(const model::Result& result, const std::string& label, std::size_t request,
                  const ResponseRef& ref) {
   const Json* response = detail::Member(*ref.fr, "response");
   const std::string at = ref.pointer + "/response";
-  const bool list = result.kind == runner::Result::Kind::kJson && result.value.is_array();
+  const bool list = result.kind == model::Result::Kind::kJson && result.value.is_array();
   Json expected = result.value;
   if (list) {
     Json object = Json::object();
@@ -113,15 +113,15 @@ Finding Diagnose(const runner::Result& result, const std::string& label, std::si
                      expected, *response);
 }
 
-const char* KindOfFinding(const runner::Result& result) {
-  if (result.kind == runner::Result::Kind::kJson && result.value.is_array()) return "ADR-224.4";
+const char* KindOfFinding(const model::Result& result) {
+  if (result.kind == model::Result::Kind::kJson && result.value.is_array()) return "ADR-224.4";
   if (IsScalarResult(result)) return "ADR-224.5";
   return "ADR-224.3";
 }
 
 // What the answer to one call must look like, and which id it must echo.
 struct Answer {
-  runner::Result result;     // the payload (its `call` is unused here)
+  model::Result result;     // the payload (its `call` is unused here)
   std::string label;         // "result 1 of exchange 2", "tool message 3 of the transcript"
   std::optional<Json> name;  // the answered call's name, when known
   enum class IdRule {
@@ -218,13 +218,13 @@ void CheckEcho(const Answer& answer, const std::vector<const Answer*>& peers,
   }
 }
 
-bool PayloadFormIsObject(const runner::Result& result) {
-  return result.kind == runner::Result::Kind::kJson &&
+bool PayloadFormIsObject(const model::Result& result) {
+  return result.kind == model::Result::Kind::kJson &&
          (result.value.is_object() || result.value.is_array());
 }
 
-Json PayloadForm(const runner::Result& result) {
-  return runner::rules::PayloadWireForm(result.kind == runner::Result::Kind::kJson, result.value);
+Json PayloadForm(const model::Result& result) {
+  return model::PayloadWireForm(result.kind == model::Result::Kind::kJson, result.value);
 }
 
 void JudgeSegment(const Segment& segment, const std::vector<Answer>& answers,
@@ -335,7 +335,7 @@ void JudgeSegment(const Segment& segment, const std::vector<Answer>& answers,
     }
     std::vector<const Answer*> peers;
     for (std::size_t o = 0; o < answers.size(); ++o) {
-      if (o != r && runner::rules::PayloadsClash(forms[r], forms[o])) peers.push_back(&answers[o]);
+      if (o != r && model::PayloadsClash(forms[r], forms[o])) peers.push_back(&answers[o]);
     }
     CheckEcho(answer, peers, segment, responses[*match[r]], findings);
   }
@@ -345,7 +345,7 @@ void JudgeSegment(const Segment& segment, const std::vector<Answer>& answers,
 void JudgeExchangeResults(const CaseRun& run, const std::vector<detail::DecodedRequest>& decoded,
                           std::size_t initial_turns, std::vector<Finding>& findings) {
   for (std::size_t k = 1; k <= run.c.exchanges.size(); ++k) {
-    const runner::Exchange& exchange = run.c.exchanges[k - 1];
+    const model::Exchange& exchange = run.c.exchanges[k - 1];
     const auto& results = exchange.then.results;
     if (results.empty() || decoded.size() < k + 1) continue;
     const Json* contents = detail::Contents(decoded[k].body);
@@ -390,23 +390,23 @@ void JudgeExchangeResults(const CaseRun& run, const std::vector<detail::DecodedR
 
 // A tool message's payload as §5.4 states it: JSON text is its value, other text is text, and
 // is_error makes it an error. Nullopt for a message without string content.
-std::optional<runner::Result> ToolPayload(const Json& message) {
+std::optional<model::Result> ToolPayload(const Json& message) {
   const Json* content = detail::Member(message, "content");
   if (content == nullptr || !content->is_string()) return std::nullopt;
-  runner::Result result;
+  model::Result result;
   const Json* is_error = detail::Member(message, "is_error");
   if (is_error != nullptr && is_error->is_boolean() && is_error->get<bool>()) {
-    result.kind = runner::Result::Kind::kError;
+    result.kind = model::Result::Kind::kError;
     result.value = *content;
     return result;
   }
   try {
     result.value = ParseJson(content->get<std::string>());
-    result.kind = runner::Result::Kind::kJson;
+    result.kind = model::Result::Kind::kJson;
   } catch (const Json::exception&) {
     // Like the reference builder: text that ParseJson refuses (syntax, depth, a number beyond
     // a double) is text.
-    result.kind = runner::Result::Kind::kText;
+    result.kind = model::Result::Kind::kText;
     result.value = *content;
   }
   return result;

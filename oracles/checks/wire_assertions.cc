@@ -13,7 +13,7 @@ std::vector<Finding> JudgeWireAssertions(const CaseRun& run) {
   std::vector<detail::DecodedRequest> storage;
   const auto& decoded = detail::DecodedJournal(run, storage);
   for (std::size_t a = 0; a < assertions.size(); ++a) {
-    const runner::WireAssertion& assertion = assertions[a];
+    const model::WireAssertion& assertion = assertions[a];
     const std::string label = "wire assertion " + std::to_string(a);
     const std::size_t request = assertion.request;
     if (request == 0 || request > decoded.size() || !decoded[request - 1].body) {

@@ -55,7 +55,7 @@ const Json* Contents(const std::optional<Json>& body) {
   return contents != nullptr && contents->is_array() ? contents : nullptr;
 }
 
-Json ScriptedParts(const runner::Exchange& exchange) {
+Json ScriptedParts(const model::Exchange& exchange) {
   Json parts = Json::array();
   const Json& body = exchange.response.body;
   if (body.is_array()) {
@@ -75,7 +75,7 @@ std::vector<std::size_t> FunctionCallPositions(const Json& parts) {
   return out;
 }
 
-std::vector<const Json*> InitialAssistants(const runner::Case& c) {
+std::vector<const Json*> InitialAssistants(const model::Case& c) {
   std::vector<const Json*> out;
   if (!c.transcript.is_array()) return out;
   for (const auto& message : c.transcript) {
@@ -103,14 +103,14 @@ std::vector<std::size_t> ModelContentPositions(const Json& contents) {
   return out;
 }
 
-std::optional<std::size_t> ResolveSelector(const runner::CallSelector& selector,
+std::optional<std::size_t> ResolveSelector(const model::CallSelector& selector,
                                            const Json& scripted_parts) {
   const std::vector<std::size_t> calls = FunctionCallPositions(scripted_parts);
   if (const auto* index = std::get_if<std::size_t>(&selector)) {
     if (*index < calls.size()) return *index;
     return std::nullopt;
   }
-  const auto& named = std::get<runner::NamedCall>(selector);
+  const auto& named = std::get<model::NamedCall>(selector);
   std::optional<std::size_t> found;
   for (std::size_t c = 0; c < calls.size(); ++c) {
     const Json& fc = scripted_parts[calls[c]]["functionCall"];

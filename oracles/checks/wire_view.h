@@ -8,7 +8,7 @@
 
 #include "oracles/capture/journal.h"
 #include "oracles/checks/judge.h"
-#include "oracles/runner/case.h"
+#include "oracles/model/case.h"
 #include "reference_impl/json.h"
 
 namespace gemini_oracle::checks::detail {
@@ -30,13 +30,13 @@ const Json* Contents(const std::optional<Json>& body);
 
 /// The parts the server scripted for an exchange: candidates[0].content.parts, or the
 /// concatenation over stream chunks when the body is an array of responses; [] otherwise.
-Json ScriptedParts(const runner::Exchange& exchange);
+Json ScriptedParts(const model::Exchange& exchange);
 
 /// Positions of the functionCall parts of `parts`, in order (parse order).
 std::vector<std::size_t> FunctionCallPositions(const Json& parts);
 
 /// The case's initial assistant messages, in transcript order.
-std::vector<const Json*> InitialAssistants(const runner::Case& c);
+std::vector<const Json*> InitialAssistants(const model::Case& c);
 
 /// provider_state.gemini.native_parts of a transcript message when it is an array; nullptr
 /// for foreign and generic turns.
@@ -47,7 +47,7 @@ std::vector<std::size_t> ModelContentPositions(const Json& contents);
 
 /// The parse-order call (index into FunctionCallPositions(parts)) a result's selector picks,
 /// or nullopt when it picks none or more than one.
-std::optional<std::size_t> ResolveSelector(const runner::CallSelector& selector,
+std::optional<std::size_t> ResolveSelector(const model::CallSelector& selector,
                                            const Json& scripted_parts);
 
 /// A member of an object, or nullptr.

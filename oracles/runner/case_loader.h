@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "oracles/runner/case.h"
+#include "oracles/runner/model_names.h"
 #include "oracles/runner/case_schema.h"
 #include "oracles/runner/clause_registry.h"
 #include "oracles/runner/diagnostic.h"

@@ -1,11 +1,13 @@
 #include "oracles/runner/case_rules.h"
 
+#include "oracles/model/payload_forms.h"
+
 #include <algorithm>
 #include <cctype>
 #include <optional>
 #include <set>
 
-#include "oracles/runner/case.h"
+#include "oracles/runner/model_names.h"
 #include "oracles/runner/strict_json.h"
 #include "reference_impl/json_equality.h"
 #include "reference_impl/provider_error.h"
@@ -114,17 +116,17 @@ void CheckResultsDistinct(const Json& then, const std::string& where, std::vecto
   for (const auto& result : *results) {
     std::optional<Json> form;
     if (const Json* json = Member(result, "json")) {
-      form = PayloadWireForm(true, *json);
+      form = model::PayloadWireForm(true, *json);
     } else if (const Json* text = Member(result, "text")) {
-      form = PayloadWireForm(false, *text);
+      form = model::PayloadWireForm(false, *text);
     } else if (const Json* error = Member(result, "error")) {
-      form = PayloadWireForm(false, *error);
+      form = model::PayloadWireForm(false, *error);
     }
     forms.push_back(std::move(form));
   }
   for (std::size_t j = 1; j < forms.size(); ++j) {
     for (std::size_t k = 0; k < j; ++k) {
-      if (forms[j] && forms[k] && PayloadsClash(*forms[j], *forms[k])) {
+      if (forms[j] && forms[k] && model::PayloadsClash(*forms[j], *forms[k])) {
         out.push_back({std::string(kResultsDistinct), where + "/results/" + std::to_string(j),
                        "result " + std::to_string(j) + " has the same wire payload as result " +
                            std::to_string(k) + "; judges identify results by payload"});
@@ -325,22 +327,6 @@ const std::vector<std::string_view>& AllRules() {
       kResultsDistinct, kSelectorRange, kSelectorMatch,    kWireRequest,      kRefuseExchange,
       kExpectRequests,  kResultText,    kTranscriptContent};
   return all;
-}
-
-Json PayloadWireForm(bool json, const Json& value) {
-  if (!json || !value.is_array()) return value;
-  Json object = Json::object();
-  for (std::size_t i = 0; i < value.size(); ++i) object[std::to_string(i)] = value[i];
-  return object;
-}
-
-bool PayloadsClash(const Json& a_form, const Json& b_form) {
-  if (KindExactEqual(a_form, b_form)) return true;
-  const auto wraps = [](const Json& object, const Json& bare) {
-    return object.is_object() && !bare.is_object() && object.size() == 1 &&
-           KindExactEqual(*object.begin(), bare);
-  };
-  return wraps(a_form, b_form) || wraps(b_form, a_form);
 }
 
 std::vector<const Json*> FunctionCallsOf(const Json& body) {

@@ -51,16 +51,6 @@ struct Finding {
 std::vector<Finding> CheckDocument(const Json& document, std::string_view file_name,
                                    const ClauseRegistry& registry);
 
-/// The value a judge finds a tool result by on the wire (fixtures/INTERPRETING.md §8): a json
-/// list becomes its numeric-key object ("0", "1", ... in order); a json object stays itself; a
-/// json scalar, a text and an error are the bare value (the string for text and error), which
-/// the adapter wraps in a one-member object of implementation-defined name (ADR-224.5).
-Json PayloadWireForm(bool json, const Json& value);
-
-/// Whether a judge could take one payload's functionResponse for the other's: equal wire forms,
-/// or one form an object of exactly one member whose value equals the other, bare, form.
-bool PayloadsClash(const Json& a_form, const Json& b_form);
-
 /// The functionCall objects of a scripted response body, in parse order (for a streamed body,
 /// a JSON array of chunks, chunk after chunk).
 std::vector<const Json*> FunctionCallsOf(const Json& body);

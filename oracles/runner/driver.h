@@ -7,44 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "oracles/runner/case.h"
+#include "oracles/runner/model_names.h"
 #include "reference_impl/json.h"
 
 namespace gemini_oracle::runner {
 
-/// A call as the implementation parsed it, in parse order (the order of functionCall parts).
-struct ParsedCall {
-  std::string id;  // the public ID the implementation assigned
-  std::string name;
-  Json arguments;
-};
-
-/// What the implementation reports about one exchange. Judges never trust it for what was
-/// sent: the journal is the only account of the wire.
-struct ExchangeReport {
-  bool request_built = false;
-  bool response_parsed = false;
-  std::vector<ParsedCall> calls;
-  /// The carried transcript serialized just before and just after building the request
-  /// (ADR-224.9); empty when the implementation cannot expose it.
-  std::string transcript_before_build;
-  std::string transcript_after_build;
-};
-
-/// A typed refusal the implementation raised.
-struct Refusal {
-  std::string code;          // dotted error code
-  std::string phase;         // build, parse or http
-  std::size_t exchange = 0;  // 1-based
-  std::string message;       // the implementation's error text, judged for leaks (226.19)
-};
-
-struct DriverReport {
-  std::vector<ExchangeReport> exchanges;  // one per exchange reached
-  std::optional<Refusal> refusal;
-  /// Set when the harness itself failed (not a verdict on the implementation).
-  std::optional<std::string> harness_error;
-};
 
 class Driver {
  public:

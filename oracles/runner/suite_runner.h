@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "oracles/runner/case.h"
+#include "oracles/runner/model_names.h"
 #include "oracles/runner/clause_registry.h"
 #include "oracles/runner/diagnostic.h"
 #include "oracles/runner/driver.h"

@@ -11,16 +11,16 @@
 
 #include "oracles/capture/journal.h"
 #include "oracles/checks/judge.h"
-#include "oracles/runner/case.h"
-#include "oracles/runner/driver.h"
+#include "oracles/model/case.h"
+#include "oracles/model/driver_report.h"
 #include "reference_impl/json.h"
 
 namespace gemini_oracle::checks::testing {
 
 /// A case from literal JSON; `file` decides the verdict prefix (y_, n_, i_).
-inline runner::Case MakeCase(std::string_view json, std::string file = "y_case.json") {
+inline model::Case MakeCase(std::string_view json, std::string file = "y_case.json") {
   const std::string stem = file.substr(0, file.rfind('.'));
-  return runner::CaseFromJson(ParseJson(json), "checks/" + stem, file);
+  return model::CaseFromJson(ParseJson(json), "checks/" + stem, file);
 }
 
 /// A journal holding these raw bodies in arrival order.
@@ -47,13 +47,13 @@ inline std::string Replace(std::string text, std::string_view from, std::string_
   return text.replace(at, from.size(), to);
 }
 
-inline runner::ParsedCall Call(std::string id, std::string name, std::string_view arguments) {
-  return runner::ParsedCall{std::move(id), std::move(name), ParseJson(arguments)};
+inline model::ParsedCall Call(std::string id, std::string name, std::string_view arguments) {
+  return model::ParsedCall{std::move(id), std::move(name), ParseJson(arguments)};
 }
 
-inline runner::ExchangeReport Exchange(std::vector<runner::ParsedCall> calls = {},
+inline model::ExchangeReport Exchange(std::vector<model::ParsedCall> calls = {},
                                        std::string before = "[]", std::string after = "[]") {
-  runner::ExchangeReport report;
+  model::ExchangeReport report;
   report.request_built = true;
   report.response_parsed = true;
   report.calls = std::move(calls);
@@ -116,8 +116,8 @@ inline const std::string kParallelRequest2 =
     R"("tools":[{"functionDeclarations":[{"name":"lookup"}]}],)"
     R"("toolConfig":{"functionCallingConfig":{"mode":"NONE"}}})";
 
-inline runner::DriverReport ParallelReport() {
-  runner::DriverReport report;
+inline model::DriverReport ParallelReport() {
+  model::DriverReport report;
   report.exchanges.push_back(
       Exchange({Call("tc_1", "lookup", R"({"q":"alpha","n":1.0})"), Call("tc_2", "lookup", "{}")},
                R"([{"role":"user","content":"look both up"}])",
@@ -152,8 +152,8 @@ inline const std::string kIdlessRequest2 =
     R"({"role":"user","parts":[{"functionResponse":{"name":"weather",)"
     R"("response":{"output":"sunny and mild"}}}]}]})";
 
-inline runner::DriverReport IdlessReport() {
-  runner::DriverReport report;
+inline model::DriverReport IdlessReport() {
+  model::DriverReport report;
   report.exchanges.push_back(Exchange({Call("tc_1", "weather", R"({"city":"Paris"})")}));
   report.exchanges.push_back(Exchange());
   return report;
@@ -163,7 +163,7 @@ inline runner::DriverReport IdlessReport() {
 inline std::vector<Finding> JudgeWithSecondRequest(JudgeFn judge, std::string_view case_json,
                                                    const std::string& request1,
                                                    const std::string& request2,
-                                                   const runner::DriverReport& report) {
+                                                   const model::DriverReport& report) {
   const auto c = MakeCase(case_json);
   const auto journal = MakeJournal({request1, request2});
   return judge({c, journal, report});

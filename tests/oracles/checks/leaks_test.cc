@@ -25,8 +25,8 @@ constexpr std::string_view kSentinelCase = R"({
 std::vector<Finding> JudgeMessage(std::string message) {
   const auto c = MakeCase(kSentinelCase, "n_leak.json");
   const auto journal = MakeJournal({R"({"contents":[]})"});
-  runner::DriverReport report;
-  report.refusal = runner::Refusal{"native_id.duplicate", "parse", 1, std::move(message)};
+  model::DriverReport report;
+  report.refusal = model::Refusal{"native_id.duplicate", "parse", 1, std::move(message)};
   return JudgeLeaks({c, journal, report});
 }
 
@@ -50,8 +50,8 @@ TEST(Leaks, IgnoresIdInsideLongerName) {
   })",
                           "n_bindings.json");
   const auto journal = MakeJournal({});
-  runner::DriverReport report;
-  report.refusal = runner::Refusal{"binding.malformed", "build", 1,
+  model::DriverReport report;
+  report.refusal = model::Refusal{"binding.malformed", "build", 1,
                                    "tool_call_bindings is not a list (field tool_call_bindings)"};
   EXPECT_TRUE(JudgeLeaks({c, journal, report}).empty());
   report.refusal->message = "binding for call_b is malformed";

@@ -33,9 +33,9 @@ constexpr std::string_view kParseRefusalCase = R"({
              "exchange": 1}
 })";
 
-runner::DriverReport Refused(std::string code, std::string phase, std::size_t exchange) {
-  runner::DriverReport report;
-  report.refusal = runner::Refusal{std::move(code), std::move(phase), exchange, "refused"};
+model::DriverReport Refused(std::string code, std::string phase, std::size_t exchange) {
+  model::DriverReport report;
+  report.refusal = model::Refusal{std::move(code), std::move(phase), exchange, "refused"};
   return report;
 }
 
@@ -88,7 +88,7 @@ TEST(Outcome, ReportsMissingRequests) {
 TEST(Outcome, ReportsAcceptedRefuseCase) {
   const auto c = MakeCase(kBuildRefusalCase, "n_dup.json");
   const auto journal = MakeJournal({R"({"contents":[]})"});
-  const runner::DriverReport report;
+  const model::DriverReport report;
   const auto findings = JudgeOutcome({c, journal, report});
   ASSERT_EQ(findings.size(), 1u) << Describe(findings);
   EXPECT_EQ(findings[0].clause, "ADR-226.6");

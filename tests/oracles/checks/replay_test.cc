@@ -50,7 +50,7 @@ std::vector<Finding> JudgeParallelSecondRequest(const std::string& request2) {
 std::vector<Finding> JudgeCarried(const std::string& request1) {
   const auto c = MakeCase(kCarriedCase);
   const auto journal = MakeJournal({request1});
-  runner::DriverReport report;
+  model::DriverReport report;
   report.exchanges.push_back(testing::Exchange());
   return JudgeReplay({c, journal, report});
 }
@@ -189,7 +189,7 @@ const std::string kIdlessAfterOwnedRequest2 =
 // judge cannot tell from a legitimate echo because the server did send that id.
 TEST(Replay, ReportsEarlierTurnIdAddedToIdlessCall) {
   const auto c = MakeCase(kIdlessAfterOwnedCase);
-  runner::DriverReport report;
+  model::DriverReport report;
   report.exchanges.push_back(testing::Exchange({testing::Call("tc_2", "sum", R"({"a":5})")}));
   report.exchanges.push_back(testing::Exchange());
   const auto good = MakeJournal({kIdlessAfterOwnedRequest1, kIdlessAfterOwnedRequest2});
@@ -228,7 +228,7 @@ TEST(Replay, ReportsSiblingIdAddedToIdlessCall) {
   const auto c = MakeCase(kCase);
   const auto journal =
       MakeJournal({R"({"contents":[{"role":"user","parts":[{"text":"both"}]}]})", request2});
-  runner::DriverReport report;
+  model::DriverReport report;
   const auto findings = JudgeReplay({c, journal, report});
   EXPECT_EQ(Where(findings), (Places{{"ADR-226.4", "/contents/1/parts/1/functionCall/id"}}))
       << Describe(findings);
@@ -266,7 +266,7 @@ const std::string kGenericRequest1 =
 std::vector<Finding> JudgeGeneric(const std::string& request1) {
   const auto c = MakeCase(kGenericCase);
   const auto journal = MakeJournal({request1});
-  runner::DriverReport report;
+  model::DriverReport report;
   report.exchanges.push_back(testing::Exchange());
   return JudgeReplay({c, journal, report});
 }
@@ -280,7 +280,7 @@ TEST(GenericReplay, AcceptsRebuiltCalls) {
   // The results judge finds the carried answers of the generic turn, without ids, too.
   const auto c = MakeCase(kGenericCase);
   const auto journal = MakeJournal({kGenericRequest1});
-  runner::DriverReport report;
+  model::DriverReport report;
   report.exchanges.push_back(testing::Exchange());
   EXPECT_TRUE(JudgeResults({c, journal, report}).empty())
       << Describe(JudgeResults({c, journal, report}));

@@ -187,7 +187,7 @@ std::vector<Finding> JudgeTranscript(const std::string& request1,
                                      std::string_view json = kTranscriptCase) {
   const auto c = MakeCase(json);
   const auto journal = MakeJournal({request1});
-  runner::DriverReport report;
+  model::DriverReport report;
   report.exchanges.push_back(testing::Exchange());
   return JudgeResults({c, journal, report});
 }
@@ -204,7 +204,7 @@ TEST(TranscriptResults, JudgesEveryRequest) {
   const std::string bad =
       Replace(kTranscriptRequest1, R"("response":{"temp_c":18})", R"("response":{"temp_c":18.5})");
   const auto journal = MakeJournal({kTranscriptRequest1, bad});
-  runner::DriverReport report;
+  model::DriverReport report;
   report.exchanges.push_back(testing::Exchange());
   const auto findings = JudgeResults({c, journal, report});
   ASSERT_EQ(findings.size(), 1u) << Describe(findings);

@@ -1,3 +1,4 @@
+#include "oracles/model/payload_forms.h"
 #include "oracles/runner/case_loader.h"
 
 #include <gtest/gtest.h>
@@ -307,17 +308,17 @@ TEST_F(CaseLoaderTest, PayloadsWithDifferentWireFormsAreDistinct) {
 
 // The wire forms and the clash rule the judges and results.distinct share.
 TEST(CaseRules, PayloadWireForms) {
-  EXPECT_TRUE(KindExactEqual(rules::PayloadWireForm(true, Json::parse(R"(["a", [1]])")),
+  EXPECT_TRUE(KindExactEqual(model::PayloadWireForm(true, Json::parse(R"(["a", [1]])")),
                              Json::parse(R"({"0": "a", "1": [1]})")));
-  EXPECT_TRUE(KindExactEqual(rules::PayloadWireForm(true, Json::parse(R"({"k": []})")),
+  EXPECT_TRUE(KindExactEqual(model::PayloadWireForm(true, Json::parse(R"({"k": []})")),
                              Json::parse(R"({"k": []})")));
-  EXPECT_TRUE(KindExactEqual(rules::PayloadWireForm(true, Json(1)), Json(1)));
+  EXPECT_TRUE(KindExactEqual(model::PayloadWireForm(true, Json(1)), Json(1)));
   // Text and error payloads are their text, never parsed: "[1]" stays a string.
-  EXPECT_TRUE(KindExactEqual(rules::PayloadWireForm(false, Json("[1]")), Json("[1]")));
-  EXPECT_TRUE(rules::PayloadsClash(Json::parse(R"({"w": 2})"), Json(2)));
-  EXPECT_TRUE(rules::PayloadsClash(Json(2), Json::parse(R"({"w": 2})")));
-  EXPECT_FALSE(rules::PayloadsClash(Json::parse(R"({"w": 2})"), Json(2.0)));
-  EXPECT_FALSE(rules::PayloadsClash(Json::parse(R"({"w": {"v": 2}})"), Json::parse(R"({"v": 2})")));
+  EXPECT_TRUE(KindExactEqual(model::PayloadWireForm(false, Json("[1]")), Json("[1]")));
+  EXPECT_TRUE(model::PayloadsClash(Json::parse(R"({"w": 2})"), Json(2)));
+  EXPECT_TRUE(model::PayloadsClash(Json(2), Json::parse(R"({"w": 2})")));
+  EXPECT_FALSE(model::PayloadsClash(Json::parse(R"({"w": 2})"), Json(2.0)));
+  EXPECT_FALSE(model::PayloadsClash(Json::parse(R"({"w": {"v": 2}})"), Json::parse(R"({"v": 2})")));
 }
 
 // Refuses a numeric selector beyond the scripted functionCall parts.

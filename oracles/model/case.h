@@ -14,7 +14,7 @@
 
 #include "reference_impl/json.h"
 
-namespace gemini_oracle::runner {
+namespace gemini_oracle::model {
 
 /// The verdict a file name states: y_ accept, n_ refuse before contact, i_ free.
 enum class Expected { kAccept, kRefuse, kImplementationDefined };
@@ -120,4 +120,4 @@ struct Case {
 /// a member has the wrong shape (the loader validates first, so that means a schema bug).
 Case CaseFromJson(Json document, std::string id, std::filesystem::path file);
 
-}  // namespace gemini_oracle::runner
+}  // namespace gemini_oracle::model

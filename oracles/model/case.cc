@@ -1,9 +1,9 @@
-#include "oracles/runner/case.h"
+#include "oracles/model/case.h"
 
 #include <algorithm>
 #include <stdexcept>
 
-namespace gemini_oracle::runner {
+namespace gemini_oracle::model {
 namespace {
 
 [[noreturn]] void Bad(const std::string& where, const char* what) {
@@ -254,4 +254,4 @@ Case CaseFromJson(Json document, std::string id, std::filesystem::path file) {
   return result;
 }
 
-}  // namespace gemini_oracle::runner
+}  // namespace gemini_oracle::model
