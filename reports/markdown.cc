@@ -1,5 +1,7 @@
 #include "reports/markdown.h"
 
+#include <map>
+
 #include "reports/clause_stats.h"
 #include "reports/index.h"
 #include "reports/text.h"
@@ -67,7 +69,7 @@ void WriteMarkdown(const nlohmann::json& index, std::ostream& out) {
   // Context line: only the fields the run set, so no empty code spans.
   std::string line;
   for (const char* key : {"implementation", "suite_version", "tool_version", "seed", "shard",
-                          "strict", "filter", "started_at"}) {
+                          "strict", "profile", "filter", "started_at"}) {
     const std::string value = StringField(context, key);
     if (value.empty()) continue;
     line += (line.empty() ? "" : ", ") + MarkdownEscape(key) + " " + MarkdownCode(value);
@@ -101,6 +103,26 @@ void WriteMarkdown(const nlohmann::json& index, std::ostream& out) {
     WriteEvidence(result, out);
   }
   if (!any) out << "None.\n\n";
+
+  // Checks that could not run: listed so that no one reads them as passes.
+  std::map<std::string, std::pair<std::size_t, std::string>> not_judged;
+  for (const auto& result : results) {
+    const auto it = result.find("not_judged");
+    if (it == result.end() || !it->is_array()) continue;
+    for (const auto& note : *it) {
+      auto& [count, reason] = not_judged[StringField(note, "clause")];
+      if (count++ == 0) reason = StringField(note, "reason");
+    }
+  }
+  if (!not_judged.empty()) {
+    out << "## Not judged\n\n";
+    out << "| clause | cases | first reason |\n|---|---:|---|\n";
+    for (const auto& [clause, entry] : not_judged) {
+      out << "| " << MarkdownCode(clause, true) << " | " << entry.first << " | "
+          << MarkdownEscape(entry.second) << " |\n";
+    }
+    out << "\n";
+  }
 
   out << "## Clauses\n\n";
   out << "| clause | level | cases | passed | gating | other | findings |\n";

@@ -28,6 +28,7 @@ struct RunArgs {
   std::filesystem::path report_dir;  // default reports/latest
   std::string filter;
   bool strict = false;
+  std::string profile = "adr";  // checks::Profile: adr | gemini
   unsigned jobs = 1;
   std::string shard = "1/1";
   bool fail_fast = false;

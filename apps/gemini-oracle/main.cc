@@ -69,6 +69,12 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--filter", run.filter,
                       "Clause id prefix (ADR-226.3), feature (parallel) or glob (adr-224/y_*)");
   run_cmd->add_flag("--strict", run.strict, "Open-level findings gate too");
+  run_cmd
+      ->add_option("--profile", run.profile,
+                   "Encodings judged: adr (these ADRs' own: numeric-key list results, one-member "
+                   "fallback wrapper) or gemini (any object root that preserves the result)")
+      ->check(CLI::IsMember({"adr", "gemini"}))
+      ->capture_default_str();
   run_cmd->add_option("--jobs,-j", run.jobs, "Cases in parallel")->check(CLI::Range(1u, 256u));
   run_cmd->add_option("--shard", run.shard, "Run shard i of n (stable by case id)")
       ->capture_default_str();

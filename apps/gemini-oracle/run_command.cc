@@ -117,6 +117,7 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
 
   runner::SuiteOptions options;
   options.strict = args.strict;
+  options.profile = checks::ProfileFromString(args.profile).value_or(checks::Profile::kAdr);
   options.jobs = args.jobs;
   options.fail_fast = args.fail_fast;
   options.max_fail = args.max_fail;
@@ -175,6 +176,7 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   context["started_at"] = started_at;
   context["implementation"] = "reference";
   context["strict"] = args.strict;
+  context["profile"] = std::string(checks::ToString(options.profile));
   context["filter"] = args.filter;
   context["shard"] = args.shard;
   context["jobs"] = args.jobs;

@@ -17,6 +17,12 @@ std::string_view ReasonTag(const Finding& finding) {
   return colon == std::string_view::npos ? message : message.substr(0, colon);
 }
 
+Finding NotJudged(std::string clause, std::string reason) {
+  Finding finding = MakeFinding(std::move(clause), kNotJudged, std::nullopt, "", std::move(reason));
+  finding.level = std::string(kNotJudged);
+  return finding;
+}
+
 Finding MakeFinding(std::string clause, std::string_view tag, std::optional<std::size_t> request,
                     std::string pointer, std::string message, Json expected, Json actual) {
   Finding finding;

@@ -18,6 +18,10 @@ inline constexpr std::string_view kShouldHaveRefused = "should-have-refused";
 inline constexpr std::string_view kWrongError = "wrong-error";
 inline constexpr std::string_view kContactedBeforeRefusal = "contacted-before-refusal";
 inline constexpr std::string_view kWireViolation = "wire-violation";
+/// A check that could not run (the driver did not report what it needs, or the profile leaves
+/// the clause out). Never gates and never counts as a pass: reports list it under
+/// `not_judged` with its clause and reason.
+inline constexpr std::string_view kNotJudged = "not-judged";
 
 struct Finding {
   std::string clause;                  // "ADR-224.1"
@@ -37,6 +41,9 @@ std::string LevelOf(std::string_view clause);
 
 /// The tag of a finding's message (text before the first ':'), e.g. "wire-violation".
 std::string_view ReasonTag(const Finding& finding);
+
+/// A not-judged note: which clause a check could not judge, and why.
+Finding NotJudged(std::string clause, std::string reason);
 
 /// Builds a finding with the level filled in and the message prefixed by `tag`.
 Finding MakeFinding(std::string clause, std::string_view tag, std::optional<std::size_t> request,

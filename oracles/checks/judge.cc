@@ -36,6 +36,16 @@ std::vector<Finding> JudgeDecoding(const CaseRun& run) {
   return findings;
 }
 
+std::string_view ToString(Profile profile) {
+  return profile == Profile::kAdr ? "adr" : "gemini";
+}
+
+std::optional<Profile> ProfileFromString(std::string_view text) {
+  if (text == "adr") return Profile::kAdr;
+  if (text == "gemini") return Profile::kGemini;
+  return std::nullopt;
+}
+
 const std::vector<Judge>& Judges() {
   static const std::vector<Judge> judges = {
       {"decoding", &JudgeDecoding, {"ADR-224.12"}},

@@ -3,6 +3,7 @@
 // kind-preserving parsing), the case and the driver's report, and returns findings. None of
 // them calls the reference request builder: they judge any implementation from the wire.
 
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -17,6 +18,17 @@ namespace detail {
 struct DecodedRequest;
 }  // namespace detail
 
+/// Which encodings the judges require (fixtures/INTERPRETING.md §9.1).
+/// - kAdr: these ADRs' own encodings too: a list result at numeric keys (ADR-224.4), a
+///   scalar, text or error result in a one-member wrapper (ADR-224.5), an object result as the
+///   root itself. The default: the gate of implementations of ADR-224/226.
+/// - kGemini: what any Gemini adapter owes the wire contract and the ADRs' portable clauses:
+///   any object root that preserves the result value is accepted.
+enum class Profile { kAdr, kGemini };
+
+std::string_view ToString(Profile profile);
+std::optional<Profile> ProfileFromString(std::string_view text);
+
 /// Everything a judge sees. Journal position i (0-based) is request i+1, sent for exchange i+1.
 struct CaseRun {
   const model::Case& c;
@@ -24,6 +36,7 @@ struct CaseRun {
   const model::DriverReport& report;
   /// The journal bodies decoded once by JudgeAll; judges called alone decode for themselves.
   const std::vector<detail::DecodedRequest>* decoded = nullptr;
+  Profile profile = Profile::kAdr;
 };
 
 /// ADR-224.12: every journaled body decodes as a JSON object with a `contents` array.

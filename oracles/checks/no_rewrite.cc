@@ -8,10 +8,13 @@ namespace gemini_oracle::checks {
 
 std::vector<Finding> JudgeNoRewrite(const CaseRun& run) {
   std::vector<Finding> findings;
+  std::size_t unreported = 0;
   for (std::size_t k = 0; k < run.report.exchanges.size(); ++k) {
     const auto& report = run.report.exchanges[k];
     const std::string& before = report.transcript_before_build;
     const std::string& after = report.transcript_after_build;
+    // A build that was attempted without both snapshots could not be judged: say so.
+    if (report.request_built && (before.empty() || after.empty())) ++unreported;
     if (before.empty() || after.empty() || before == after) continue;
     const std::size_t offset = static_cast<std::size_t>(
         std::mismatch(before.begin(), before.end(), after.begin(), after.end()).first -
@@ -36,6 +39,11 @@ std::vector<Finding> JudgeNoRewrite(const CaseRun& run) {
     }
     findings.push_back(
         MakeFinding("ADR-224.9", kWireViolation, k + 1, "", message, expected, actual));
+  }
+  if (unreported > 0) {
+    findings.push_back(NotJudged(
+        "ADR-224.9", "the implementation reported no transcript snapshots for " +
+                         std::to_string(unreported) + " of its request builds"));
   }
   return findings;
 }

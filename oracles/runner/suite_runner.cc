@@ -240,7 +240,19 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     result["reason"] = *report.harness_error;
   } else {
     SentBodies sent(journal);
-    std::vector<checks::Finding> findings = checks::JudgeAll(checks::CaseRun{c, journal, report});
+    checks::CaseRun run{c, journal, report};
+    run.profile = options.profile;
+    std::vector<checks::Finding> findings = checks::JudgeAll(run);
+    // A check that could not run is listed as such, never folded into a pass.
+    result["not_judged"] = nlohmann::json::array();
+    std::erase_if(findings, [&result](const checks::Finding& f) {
+      if (checks::ReasonTag(f) != checks::kNotJudged) return false;
+      nlohmann::json note = nlohmann::json::object();
+      note["clause"] = f.clause;
+      note["reason"] = f.message.substr(checks::kNotJudged.size() + 2);
+      result["not_judged"].push_back(std::move(note));
+      return true;
+    });
     // The registry decides levels, so promoting a clause is a one-line data change.
     for (auto& f : findings) {
       if (const auto level = registry.LevelOf(f.clause)) f.level = std::string(ToString(*level));

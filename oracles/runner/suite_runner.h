@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "oracles/runner/model_names.h"
+#include "oracles/checks/judge.h"
 #include "oracles/runner/clause_registry.h"
 #include "oracles/runner/diagnostic.h"
 #include "oracles/runner/driver.h"
@@ -38,6 +39,8 @@ bool MatchesFilter(const Case& c, const std::string& filter);
 
 struct SuiteOptions {
   bool strict = false;     // open-level findings gate too
+  /// Which encodings the judges require (checks::Profile; fixtures/INTERPRETING.md §9.1).
+  checks::Profile profile = checks::Profile::kAdr;
   unsigned jobs = 1;       // cases in parallel, each under its own base URL
   bool fail_fast = false;  // stop scheduling after the first gating result
   std::optional<std::size_t> max_fail;

@@ -8,13 +8,27 @@ using testing::MakeCase;
 using testing::MakeJournal;
 
 // Finds nothing when both snapshots are byte-identical, or when a driver exposes none.
-TEST(NoRewrite, AcceptsIdenticalOrMissingSnapshots) {
+TEST(NoRewrite, AcceptsIdenticalSnapshots) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  const auto report = testing::ParallelReport();
+  EXPECT_TRUE(JudgeNoRewrite({c, journal, report}).empty());
+}
+
+// A build without both snapshots cannot be judged: a not-judged note, never a silent pass.
+// (Before the note existed this run returned no finding at all.)
+TEST(NoRewrite, MissingSnapshotsAreNotJudgedNotPassed) {
   const auto c = MakeCase(testing::kParallelCase);
   const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
   auto report = testing::ParallelReport();
   report.exchanges[1].transcript_before_build.clear();
   report.exchanges[1].transcript_after_build = "anything";
-  EXPECT_TRUE(JudgeNoRewrite({c, journal, report}).empty());
+  const auto findings = JudgeNoRewrite({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-224.9");
+  EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+  EXPECT_EQ(findings[0].level, "not-judged");
+  EXPECT_NE(findings[0].message.find("1 of its request builds"), std::string::npos);
 }
 
 // Reports a capsule rewritten while building request 1, pointing into the snapshot.
