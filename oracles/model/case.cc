@@ -156,6 +156,13 @@ Expect ExpectFromJson(const Json& json) {
       WireAssertion assertion;
       assertion.request = OptionalIndex(item, "request", where).value_or(1);
       assertion.pointer = StringAt(item, "pointer", where);
+      assertion.clause = StringAt(item, "clause", where);
+      if (const Json* answering = Member(item, "answering")) {
+        AnsweringCall call;
+        call.turn = OptionalIndex(*answering, "turn", where + "/answering").value_or(1);
+        call.call = OptionalIndex(*answering, "call", where + "/answering").value_or(0);
+        assertion.answering = call;
+      }
       if (const Json* equals = Member(item, "equals")) assertion.equals = *equals;
       if (const Json* absent = Member(item, "absent")) {
         assertion.absent = absent->is_boolean() && absent->get<bool>();
@@ -166,6 +173,8 @@ Expect ExpectFromJson(const Json& json) {
   expect.error = StringAt(json, "error", "/expect");
   expect.phase = StringAt(json, "phase", "/expect");
   expect.exchange = OptionalIndex(json, "exchange", "/expect");
+  expect.message = OptionalIndex(json, "message", "/expect");
+  expect.part = OptionalIndex(json, "part", "/expect");
   expect.note = StringAt(json, "note", "/expect");
   return expect;
 }
@@ -236,6 +245,7 @@ Case CaseFromJson(Json document, std::string id, std::filesystem::path file) {
   result.clauses = Strings(document, "clauses", "");
   result.features = Strings(document, "features", "");
   result.source = StringAt(document, "source", "");
+  result.rationale = StringAt(document, "rationale", "");
   if (const Json* options = Member(document, "options")) result.options = *options;
   if (const Json* transcript = Member(document, "transcript")) {
     if (!transcript->is_array()) Bad("/transcript", "is not an array");

@@ -76,10 +76,21 @@ struct Exchange {
   Actions then;
 };
 
+/// The functionResponse answering call `call` (0-based, parse order) of model turn `turn`
+/// (1-based over the conversation: the initial assistant turns, then one per exchange).
+struct AnsweringCall {
+  std::size_t turn = 1;
+  std::size_t call = 0;
+};
+
 /// One kind-exact check of a journaled request body (1-based request number).
 struct WireAssertion {
   std::size_t request = 1;
+  /// Relative to the answering functionResponse when `answering` is set, else to the body.
   std::string pointer;
+  /// The clause a failure cites; empty: the case's first clause.
+  std::string clause;
+  std::optional<AnsweringCall> answering;
   std::optional<Json> equals;
   bool absent = false;
 };
@@ -91,6 +102,8 @@ struct Expect {
   std::string error;                    // refuse: a code of ref::ErrorCatalogue()
   std::string phase;                    // refuse: build, parse or http
   std::optional<std::size_t> exchange;  // refuse: 1-based exchange that must fail
+  std::optional<std::size_t> message;   // refuse, optional: the transcript message it names
+  std::optional<std::size_t> part;      // refuse, optional: the native part it names
   std::string note;                     // implementation_defined
 };
 
@@ -103,6 +116,8 @@ struct Case {
   std::vector<std::string> clauses;
   std::vector<std::string> features;
   std::string source;
+  /// Why the verdict follows from the ADRs (required on n_ and i_ cases).
+  std::string rationale;
   Json options = Json::object();
   Json transcript = Json::array();
   std::vector<Exchange> exchanges;

@@ -36,6 +36,10 @@ struct Refusal {
   std::string phase;         // build, parse or http
   std::size_t exchange = 0;  // 1-based
   std::string message;       // the implementation's error text, judged for leaks (226.19)
+  /// Where the refused state is, when the implementation says: the transcript message index
+  /// and the index within its native parts (judged against the case's expect.message/part).
+  std::optional<std::size_t> message_index;
+  std::optional<std::size_t> part_index;
 };
 
 struct DriverReport {
