@@ -4,7 +4,6 @@
 // ADR-224.F1, as the replay judge does for the wire.
 #include "oracles/checks/judge.h"
 #include "oracles/checks/wire_view.h"
-#include "reference_impl/json_equality.h"
 
 namespace gemini_oracle::checks {
 
@@ -23,7 +22,7 @@ std::vector<Finding> JudgePublicArguments(const CaseRun& run) {
       if (!actual.is_object()) {
         findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
                                        label + " are not a decoded map", "object", actual));
-      } else if (!ref::ArgumentsEqual(expected, actual)) {
+      } else if (!detail::ArgumentsEqual(expected, actual)) {
         findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
                                        label + " differ from the native args (ADR-226.8 rule)",
                                        expected, actual));

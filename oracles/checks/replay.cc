@@ -4,7 +4,6 @@
 // generic calls and carry no native IDs.
 #include "oracles/checks/judge.h"
 #include "oracles/checks/wire_view.h"
-#include "reference_impl/json_equality.h"
 
 namespace gemini_oracle::checks {
 namespace {
@@ -209,7 +208,7 @@ void CheckGeneric(const Context& ctx, const Json& message, const Json& replayed,
     const Json* args = detail::Member(fc, "args");
     const Json sent = args != nullptr ? *args : Json::object();
     const std::string args_at = pointer + "/args";
-    if (ref::ArgumentsEqual(root, sent)) continue;
+    if (detail::ArgumentsEqual(root, sent)) continue;
     if (auto where = detail::ListTurnedObject(root, sent, args_at)) {
       // ADR-224.6: a list nested inside a root stays a list.
       ctx.Add("ADR-224.6", *where, "a list nested in " + what + "'s args became an object", root,

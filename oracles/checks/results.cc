@@ -8,7 +8,6 @@
 #include "oracles/checks/judge.h"
 #include "oracles/checks/wire_view.h"
 #include "oracles/model/payload_forms.h"
-#include "reference_impl/json_equality.h"
 
 namespace gemini_oracle::checks {
 namespace {
@@ -400,12 +399,10 @@ std::optional<model::Result> ToolPayload(const Json& message) {
     result.value = *content;
     return result;
   }
-  try {
-    result.value = ParseJson(content->get<std::string>());
+  if (auto value = detail::DecodeToolContent(content->get<std::string>())) {
+    result.value = std::move(*value);
     result.kind = model::Result::Kind::kJson;
-  } catch (const Json::exception&) {
-    // Like the reference builder: text that ParseJson refuses (syntax, depth, a number beyond
-    // a double) is text.
+  } else {
     result.kind = model::Result::Kind::kText;
     result.value = *content;
   }
@@ -470,7 +467,7 @@ void ExpectIdFromCase(const Json& message, const Json& call, Answer& answer) {
     const Json* native_name = detail::Member(fc, "name");
     const Json* args = detail::Member(fc, "args");
     if (name == nullptr || native_name == nullptr || !KindExactEqual(*name, *native_name)) continue;
-    if (!ref::ArgumentsEqual(args != nullptr ? *args : empty,
+    if (!detail::ArgumentsEqual(args != nullptr ? *args : empty,
                              arguments != nullptr ? *arguments : empty)) {
       continue;
     }

@@ -18,6 +18,16 @@ void AppendCandidateParts(const Json& response, Json& out) {
 
 }  // namespace
 
+bool ArgumentsEqual(const Json& a, const Json& b) { return ref::ArgumentsEqual(a, b); }
+
+std::optional<Json> DecodeToolContent(std::string_view text) {
+  try {
+    return ParseJson(text);
+  } catch (const Json::exception&) {
+    return std::nullopt;
+  }
+}
+
 const Json* Member(const Json& object, const char* key) {
   if (!object.is_object()) return nullptr;
   const auto it = object.find(key);
@@ -119,7 +129,7 @@ std::optional<std::size_t> ResolveSelector(const model::CallSelector& selector,
     if (named.args) {
       const Json* args = Member(fc, "args");
       const Json empty = Json::object();
-      if (!ref::ArgumentsEqual(args != nullptr ? *args : empty, *named.args)) continue;
+      if (!ArgumentsEqual(args != nullptr ? *args : empty, *named.args)) continue;
     }
     if (found) return std::nullopt;  // ambiguous
     found = c;
@@ -199,7 +209,7 @@ void CollectDrifts(const Json& expected, const Json& actual, const std::string& 
   if (KindExactEqual(expected, actual)) return;
   if (expected.is_number() && actual.is_number()) {
     out.push_back(
-        {ref::ArgumentsEqual(expected, actual) ? Drift::kNumericKind : Drift::kOther, pointer});
+        {ArgumentsEqual(expected, actual) ? Drift::kNumericKind : Drift::kOther, pointer});
     return;
   }
   if (expected.is_object() && actual.is_object()) {

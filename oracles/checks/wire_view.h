@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "oracles/capture/journal.h"
@@ -20,6 +21,15 @@ struct DecodedRequest {
 };
 
 std::vector<DecodedRequest> DecodeJournal(const std::vector<capture::JournalEntry>& journal);
+
+/// The judges' own ADR-226.8 equality (independent of the reference implementation's): recursive
+/// and kind-strict except that an integer and a float are equal when their values are exactly
+/// the same number. Object member order is free.
+bool ArgumentsEqual(const Json& a, const Json& b);
+
+/// A tool message's content decoded as JSON text the way a judge reads it, or nullopt when it
+/// is not a JSON text (then the payload is text). Never throws.
+std::optional<Json> DecodeToolContent(std::string_view text);
 
 /// The run's decoded journal: the shared one when JudgeAll made it, else decoded into `storage`.
 const std::vector<DecodedRequest>& DecodedJournal(const CaseRun& run,
