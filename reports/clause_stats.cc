@@ -26,6 +26,20 @@ std::vector<ClauseRow> ClauseRows(const nlohmann::json& results, const nlohmann:
         if (row.level.empty()) row.level = StringField(finding, "level");
       }
     }
+    // A clause some check could not judge on this case: counted apart, never as passed.
+    const auto notes = result.is_object() ? result.find("not_judged") : result.end();
+    if (result.is_object() && notes != result.end() && notes->is_array()) {
+      std::set<std::string> unjudged;
+      for (const auto& note : *notes) {
+        const std::string clause = StringField(note, "clause");
+        if (!clause.empty()) unjudged.insert(clause);
+      }
+      for (const auto& clause : unjudged) {
+        ClauseRow& row = rows[clause];
+        row.clause = clause;
+        ++row.not_judged;
+      }
+    }
     const std::string verdict = StringField(result, "verdict");
     for (const auto& clause : cited) {
       ClauseRow& row = rows[clause];

@@ -15,6 +15,7 @@ struct ClauseRow {
   int gating = 0;  // fail, error, timeout
   int other = 0;   // skipped, known, implementation_defined
   int findings = 0;
+  int not_judged = 0;  // results where a check of this clause could not run (`not_judged`)
 };
 
 /// One row per clause cited anywhere in the results, in clause order (224.2 before 224.10).

@@ -122,12 +122,13 @@ void WriteHtml(const nlohmann::json& index, std::ostream& out) {
   if (!any) out << "<p>None.</p>\n";
 
   out << "<h2>Clauses</h2>\n<table>\n<tr><th>clause</th><th>level</th><th>cases</th>"
-      << "<th>passed</th><th>gating</th><th>other</th><th>findings</th></tr>\n";
+      << "<th>passed</th><th>gating</th><th>other</th><th>findings</th><th>not judged</th></tr>\n";
   for (const auto& row : ClauseRows(results, parts.clause_levels)) {
     out << "<tr><td>" << Code(row.clause) << "</td><td>" << HtmlEscape(row.level)
         << "</td><td class=\"n\">" << row.cases << "</td><td class=\"n\">" << row.passed
         << "</td><td class=\"n\">" << row.gating << "</td><td class=\"n\">" << row.other
-        << "</td><td class=\"n\">" << row.findings << "</td></tr>\n";
+        << "</td><td class=\"n\">" << row.findings << "</td><td class=\"n\">" << row.not_judged
+        << "</td></tr>\n";
   }
   out << "</table>\n";
 

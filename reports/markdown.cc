@@ -125,12 +125,12 @@ void WriteMarkdown(const nlohmann::json& index, std::ostream& out) {
   }
 
   out << "## Clauses\n\n";
-  out << "| clause | level | cases | passed | gating | other | findings |\n";
-  out << "|---|---|---:|---:|---:|---:|---:|\n";
+  out << "| clause | level | cases | passed | gating | other | findings | not judged |\n";
+  out << "|---|---|---:|---:|---:|---:|---:|---:|\n";
   for (const auto& row : ClauseRows(results, parts.clause_levels)) {
     out << "| " << MarkdownCode(row.clause, true) << " | " << MarkdownEscape(row.level) << " | "
         << row.cases << " | " << row.passed << " | " << row.gating << " | " << row.other << " | "
-        << row.findings << " |\n";
+        << row.findings << " | " << row.not_judged << " |\n";
   }
   out << "\n## All cases\n\n";
   out << "| case | verdict | reason | ms |\n";

@@ -274,6 +274,27 @@ TEST(WriteMarkdown, SummaryFailuresClausesInOrder) {
   EXPECT_EQ(md.find('\x01'), std::string::npos);
 }
 
+// Lists checks that could not run apart from passes: a "Not judged" section and a clause column.
+TEST(WriteMarkdown, ListsNotJudgedChecksApart) {
+  json index = SampleIndex();
+  index["results"][0]["not_judged"] = json::array(
+      {{{"clause", "ADR-224.9"}, {"reason", "the implementation reported no snapshots"}}});
+  const std::string md = Render(WriteMarkdown, index);
+  const auto section = md.find("## Not judged");
+  ASSERT_NE(section, std::string::npos) << md;
+  EXPECT_LT(section, md.find("## Clauses"));
+  EXPECT_NE(md.find("| `ADR-224.9` | 1 | the implementation reported no snapshots |"),
+            std::string::npos)
+      << md;
+  // The clause row counts the case as not judged, and not as passed.
+  EXPECT_NE(md.find("| `ADR-224.9` | "), std::string::npos);
+  EXPECT_NE(md.find("| 0 | 0 | 0 | 0 | 0 | 1 |"), std::string::npos) << md;
+  const std::string html = Render(WriteHtml, index);
+  EXPECT_NE(html.find("<th>not judged</th>"), std::string::npos);
+  // Without notes there is no section.
+  EXPECT_EQ(Render(WriteMarkdown, SampleIndex()).find("## Not judged"), std::string::npos);
+}
+
 // Writes one self-contained page with every id and escaped text.
 TEST(WriteHtml, SelfContainedAndEscaped) {
   const std::string html = Render(WriteHtml, SampleIndex());

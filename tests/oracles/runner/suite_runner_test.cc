@@ -198,5 +198,43 @@ TEST(RunSuite, TransportFailureDoesNotHideContact) {
   EXPECT_EQ(results[0]["reason"], "contacted-before-refusal");
 }
 
+// A driver that sends one request and reports the build, but no transcript snapshots.
+class NoSnapshotDriver : public Driver {
+ public:
+  std::string Name() const override { return "no-snapshots"; }
+  DriverReport Run(const Case&, const std::string& base_url) override {
+    ref::ClientOptions options;
+    options.base_url = base_url;
+    ref::GeminiHttpClient client(options);
+    client.GenerateContent(
+        "gemini-2.5-flash",
+        Json::parse(R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})"));
+    DriverReport report;
+    report.exchanges.emplace_back().request_built = true;
+    report.exchanges.back().response_parsed = true;
+    return report;
+  }
+};
+
+// Lists ADR-224.9 under not_judged when the driver gives no snapshots: the case passes on what
+// was judged, and the report says what was not (never a silent pass of ADR-224.9).
+TEST(RunSuite, UnjudgeableCheckIsListedAsNotJudged) {
+  const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
+  Case c = MakeCase("adr-224/y_a", {"ADR-224.9"});
+  c.expected = c.expect.outcome = Expected::kAccept;
+  c.expect.requests = 1;
+  Exchange exchange;
+  exchange.user = "go";
+  exchange.response.body = Json::parse(R"({"candidates":[{"content":{"parts":[{"text":"x"}]}}]})");
+  c.exchanges.push_back(exchange);
+  const nlohmann::json results = RunSuite(
+      {c}, registry, [] { return std::make_unique<NoSnapshotDriver>(); }, SuiteOptions{});
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0]["verdict"], "pass") << results[0].dump(2);
+  ASSERT_EQ(results[0]["not_judged"].size(), 1u) << results[0].dump(2);
+  EXPECT_EQ(results[0]["not_judged"][0]["clause"], "ADR-224.9");
+  for (const auto& finding : results[0]["findings"]) EXPECT_NE(finding["clause"], "ADR-224.9");
+}
+
 }  // namespace
 }  // namespace gemini_oracle::runner
