@@ -56,6 +56,9 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
     row["oracles"] = std::vector<std::string>(judges.begin(), judges.end());
     row["pending"] = clause.pending;
     row["partial"] = clause.partial;
+    row["profiles"] = clause.profiles.empty() ? std::vector<std::string>{"adr", "gemini"}
+                                              : clause.profiles;
+    row["not_judged_when"] = clause.not_judged_when;
     // Only a must-clause without a case fails; open and beyond ones are shown as such.
     row["status"] = !cases.empty() ? "covered"
                     : missing      ? "uncovered"
@@ -66,7 +69,7 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
   if (args.json) {
     out << table.dump(2) << "\n";
   } else {
-    out << "| clause | level | cases | oracles | status |\n|---|---|---|---|---|\n";
+    out << "| clause | level | cases | oracles | profiles | status |\n|---|---|---|---|---|---|\n";
     for (const auto& row : table) {
       std::string oracles;
       for (const auto& o : row["oracles"])
@@ -76,9 +79,15 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
       if (status_text == "covered" && !row["partial"].get<std::string>().empty()) {
         status_text += " except " + row["partial"].get<std::string>();
       }
+      if (const auto when = row["not_judged_when"].get<std::string>(); !when.empty()) {
+        status_text += "; not judged when " + when;
+      }
+      std::string profiles;
+      for (const auto& p : row["profiles"])
+        profiles += (profiles.empty() ? "" : ", ") + p.get<std::string>();
       out << "| " << row["id"].get<std::string>() << " | " << row["level"].get<std::string>()
           << " | " << row["cases"].size() << " | " << (oracles.empty() ? "-" : oracles) << " | "
-          << status_text << " |\n";
+          << profiles << " | " << status_text << " |\n";
     }
   }
   std::size_t covered = 0;

@@ -75,6 +75,24 @@ ClauseRegistry ClauseRegistry::FromJson(const Json& array) {
       }
       clause.partial = partial->get<std::string>();
     }
+    if (const auto profiles = entry.find("profiles"); profiles != entry.end()) {
+      if (!profiles->is_array() || profiles->empty()) {
+        throw std::runtime_error("clause " + clause.id + ": profiles must be a nonempty list");
+      }
+      for (const auto& profile : *profiles) {
+        if (!profile.is_string() || (profile != "adr" && profile != "gemini")) {
+          throw std::runtime_error("clause " + clause.id + ": a profile is adr or gemini");
+        }
+        clause.profiles.push_back(profile.get<std::string>());
+      }
+    }
+    if (const auto when = entry.find("not_judged_when"); when != entry.end()) {
+      if (!when->is_string() || when->get_ref<const std::string&>().empty()) {
+        throw std::runtime_error("clause " + clause.id +
+                                 ": not_judged_when must be a nonempty reason");
+      }
+      clause.not_judged_when = when->get<std::string>();
+    }
     const auto level = LevelFromString(RequiredString(entry, "level", i));
     if (!level) {
       throw std::runtime_error("clause " + clause.id + ": level must be must, open or beyond");

@@ -27,6 +27,11 @@ struct Clause {
   std::string pending;
   /// The part of a covered clause that no case can reach yet, and why; empty otherwise.
   std::string partial;
+  /// The judging profiles (`run --profile`) under which the clause is judged; empty: all.
+  /// ADR-224.4 and 224.5 are these ADRs' own encodings, judged only under `adr`.
+  std::vector<std::string> profiles;
+  /// When a check of this clause cannot run on a case (reported as `not_judged`); empty: never.
+  std::string not_judged_when;
 };
 
 class ClauseRegistry {

@@ -52,6 +52,23 @@ TEST(ClauseRegistry, LevelsMatchTheDocument) {
   EXPECT_FALSE(registry.Contains("ADR-226"));
 }
 
+// Names the profiles that judge these ADRs' own encodings, and when a check cannot run.
+TEST(ClauseRegistry, ProfilesAndNotJudgedReasons) {
+  const ClauseRegistry registry = Registry();
+  EXPECT_EQ(registry.Find("ADR-224.4")->profiles, std::vector<std::string>{"adr"});
+  EXPECT_EQ(registry.Find("ADR-224.5")->profiles, std::vector<std::string>{"adr"});
+  EXPECT_TRUE(registry.Find("ADR-226.3")->profiles.empty());  // every profile
+  EXPECT_FALSE(registry.Find("ADR-224.9")->not_judged_when.empty());
+  EXPECT_THROW(ClauseRegistry::FromJson(Json::parse(
+                   R"([{"id":"ADR-224.4","adr":"ADR-224","level":"must","summary":"s",
+                        "profiles":["php"]}])")),
+               std::runtime_error);
+  EXPECT_THROW(ClauseRegistry::FromJson(Json::parse(
+                   R"([{"id":"ADR-224.4","adr":"ADR-224","level":"must","summary":"s",
+                        "profiles":[]}])")),
+               std::runtime_error);
+}
+
 // Refuses a registry that lists an id twice.
 TEST(ClauseRegistry, RejectsDuplicateIds) {
   const Json twice = Json::parse(R"([
