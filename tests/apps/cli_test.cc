@@ -30,7 +30,8 @@ constexpr const char* kGoodCase = R"({
        "parts": [{"text": "done"}]}}]}}}
   ],
   "expect": {"outcome": "accept", "requests": 2, "wire": [
-    {"request": 2, "pointer": "/contents/1/parts/0/functionCall/args", "equals": {}}]}
+    {"request": 2, "pointer": "/contents/1/parts/0/functionCall/args", "equals": {},
+     "clause": "ADR-224.7"}]}
 }
 )";
 

@@ -24,7 +24,8 @@ constexpr char kCase[] = R"({
        "parts": [{"text": "done"}]}}]}}}
   ],
   "expect": {"outcome": "accept", "requests": 2,
-    "wire": [{"request": 2, "pointer": "/contents/1/parts/0/functionCall/args", "equals": {}}]}
+    "wire": [{"request": 2, "pointer": "/contents/1/parts/0/functionCall/args", "equals": {},
+              "clause": "ADR-224.7"}]}
 })";
 
 std::vector<std::string> Pointers(const std::vector<SchemaViolation>& violations) {
