@@ -1,7 +1,5 @@
 #include "oracles/runner/case_rules.h"
 
-#include "oracles/model/payload_forms.h"
-
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -103,36 +101,6 @@ void CheckErrorCode(const Json& document, std::vector<Finding>& out) {
     out.push_back({std::string(kErrorUnknown), "/expect/error",
                    "error code " + Quoted(error->get<std::string>()) +
                        " is not in the provider error catalogue"});
-  }
-}
-
-// Judges find each functionResponse by its payload's wire form, so two payloads with the same
-// wire form (or a one-member object and a bare value it could wrap) in one turn make the answer
-// to a reordered call unidentifiable.
-void CheckResultsDistinct(const Json& then, const std::string& where, std::vector<Finding>& out) {
-  const Json* results = Member(then, "results");
-  if (results == nullptr || !results->is_array()) return;
-  std::vector<std::optional<Json>> forms;
-  for (const auto& result : *results) {
-    std::optional<Json> form;
-    if (const Json* json = Member(result, "json")) {
-      form = model::PayloadWireForm(true, *json);
-    } else if (const Json* text = Member(result, "text")) {
-      form = model::PayloadWireForm(false, *text);
-    } else if (const Json* error = Member(result, "error")) {
-      form = model::PayloadWireForm(false, *error);
-    }
-    forms.push_back(std::move(form));
-  }
-  for (std::size_t j = 1; j < forms.size(); ++j) {
-    for (std::size_t k = 0; k < j; ++k) {
-      if (forms[j] && forms[k] && model::PayloadsClash(*forms[j], *forms[k])) {
-        out.push_back({std::string(kResultsDistinct), where + "/results/" + std::to_string(j),
-                       "result " + std::to_string(j) + " has the same wire payload as result " +
-                           std::to_string(k) + "; judges identify results by payload"});
-        break;
-      }
-    }
   }
 }
 
@@ -261,21 +229,49 @@ void CheckCarriedContents(const Json& document, std::vector<Finding>& out) {
   }
 }
 
-void CheckExchanges(const Json& document, std::string_view file_name, std::vector<Finding>& out) {
+void CheckExchanges(const Json& document, std::vector<Finding>& out) {
   const Json* exchanges = Member(document, "exchanges");
   if (exchanges == nullptr || !exchanges->is_array()) return;
-  const bool accept = ExpectedFromFileName(file_name) == Expected::kAccept;
   for (std::size_t i = 0; i < exchanges->size(); ++i) {
     const std::string where = "/exchanges/" + std::to_string(i) + "/then";
     const Json& exchange = (*exchanges)[i];
     const Json* then = Member(exchange, "then");
     if (then == nullptr || !then->is_object()) continue;
-    if (accept) CheckResultsDistinct(*then, where, out);
     CheckTextResults(*then, where, out);
     const Json* response = Member(exchange, "response");
     const Json* body = response == nullptr ? nullptr : Member(*response, "body");
     CheckSelectors(*then, body == nullptr ? std::vector<const Json*>() : FunctionCallsOf(*body),
                    where, out);
+  }
+}
+
+// INTERPRETING §3.1: an n_ case quotes the ADR sentence that demands the refusal and an i_
+// case says what the ADRs leave open, so every verdict that is not an acceptance can be
+// traced to the text. A y_ case may carry a rationale too; it is not required there.
+void CheckRationale(const Json& document, std::string_view file_name, std::vector<Finding>& out) {
+  const auto expected = ExpectedFromFileName(file_name);
+  if (!expected || *expected == Expected::kAccept) return;
+  const std::string prefix(file_name.substr(0, 2));
+  const Json* rationale = Member(document, "rationale");
+  if (rationale == nullptr) {
+    out.push_back({std::string(kRationalePresent), "",
+                   prefix + " case needs a top-level /rationale: " +
+                       (*expected == Expected::kRefuse
+                            ? "quote the ADR sentence that demands the refusal"
+                            : "say what the ADRs leave open")});
+    return;
+  }
+  if (!rationale->is_string()) {
+    out.push_back({std::string(kRationalePresent), "/rationale",
+                   prefix + " case needs /rationale to be a string"});
+    return;
+  }
+  const std::string& text = rationale->get_ref<const std::string&>();
+  if (std::all_of(text.begin(), text.end(),
+                  [](unsigned char c) { return std::isspace(c) != 0; })) {
+    out.push_back({std::string(kRationalePresent), "/rationale",
+                   prefix + " case has an empty /rationale: say why the verdict follows from "
+                            "the ADR text"});
   }
 }
 
@@ -321,11 +317,11 @@ void CheckExpectCounts(const Json& document, std::vector<Finding>& out) {
 
 const std::vector<std::string_view>& AllRules() {
   static const std::vector<std::string_view> all = {
-      kFileRead,        kFileName,      kFileKind,         kFileSize,         kJsonSyntax,
-      kJsonBom,         kJsonDepth,     kJsonNumberRange,  kJsonDuplicateKey, kSchema,
-      kPrefixExpect,    kClauseUnknown, kIdUnique,         kDescriptionStyle, kErrorUnknown,
-      kResultsDistinct, kSelectorRange, kSelectorMatch,    kWireRequest,      kRefuseExchange,
-      kExpectRequests,  kResultText,    kTranscriptContent};
+      kFileRead,      kFileName,       kFileKind,         kFileSize,         kJsonSyntax,
+      kJsonBom,       kJsonDepth,      kJsonNumberRange,  kJsonDuplicateKey, kSchema,
+      kPrefixExpect,  kClauseUnknown,  kIdUnique,         kDescriptionStyle, kErrorUnknown,
+      kSelectorRange, kSelectorMatch,  kWireRequest,      kRefuseExchange,   kExpectRequests,
+      kResultText,    kTranscriptContent, kRationalePresent};
   return all;
 }
 
@@ -372,7 +368,8 @@ std::vector<Finding> CheckDocument(const Json& document, std::string_view file_n
   CheckClauses(document, registry, out);
   CheckDescription(document, out);
   CheckErrorCode(document, out);
-  CheckExchanges(document, file_name, out);
+  CheckExchanges(document, out);
+  CheckRationale(document, file_name, out);
   CheckCarriedContents(document, out);
   CheckExpectCounts(document, out);
   return out;

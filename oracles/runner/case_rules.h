@@ -26,7 +26,6 @@ inline constexpr std::string_view kClauseUnknown = "clause.unknown";
 inline constexpr std::string_view kIdUnique = "id.unique";
 inline constexpr std::string_view kDescriptionStyle = "description.style";
 inline constexpr std::string_view kErrorUnknown = "error.unknown";
-inline constexpr std::string_view kResultsDistinct = "results.distinct";
 inline constexpr std::string_view kSelectorRange = "selector.range";
 inline constexpr std::string_view kSelectorMatch = "selector.match";
 inline constexpr std::string_view kWireRequest = "wire.request";
@@ -34,6 +33,8 @@ inline constexpr std::string_view kRefuseExchange = "refuse.exchange";
 inline constexpr std::string_view kExpectRequests = "expect.requests";
 inline constexpr std::string_view kResultText = "result.text";
 inline constexpr std::string_view kTranscriptContent = "transcript.content";
+// An n_ or i_ case says why its verdict follows from the ADR text (INTERPRETING §3).
+inline constexpr std::string_view kRationalePresent = "rationale.present";
 
 /// Every rule name, in the order above.
 const std::vector<std::string_view>& AllRules();
