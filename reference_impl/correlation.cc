@@ -18,8 +18,19 @@ struct NativeCall {
 };
 
 [[noreturn]] void Refuse(const char* code, std::size_t turn, std::optional<std::size_t> part = {},
-                         const char* field = "") {
-  throw ProviderError(code, Position{turn, part, field});
+                         const char* field = "", std::optional<std::size_t> native_part = {}) {
+  Position where;
+  where.turn = turn;
+  where.part = part;
+  where.field = field;
+  where.native_part = native_part;
+  throw ProviderError(code, std::move(where));
+}
+
+// A refusal about native part `p` of the turn's capsule.
+[[noreturn]] void RefuseNative(const char* code, std::size_t turn, std::size_t p,
+                               const char* field) {
+  Refuse(code, turn, p, field, p);
 }
 
 // ADR-226.8 signature match between a generic call and a native part.
@@ -31,33 +42,39 @@ bool SameCall(const ToolCall& call, const NativeCall& native) {
 std::vector<NativeCall> ReadNativeCalls(const Json& parts, std::size_t turn) {
   std::vector<NativeCall> calls;
   std::set<std::string> seen;
+  const std::vector<bool> answered = CallsAnsweredInContent(parts);
   for (std::size_t p = 0; p < parts.size(); ++p) {
     const Json& part = parts[p];
-    if (!part.is_object()) Refuse("capsule.malformed", turn, p, "native_parts");
+    if (!part.is_object()) RefuseNative("capsule.malformed", turn, p, "native_parts");
     const auto fc = part.find("functionCall");
     if (fc == part.end()) continue;
-    if (!fc->is_object()) Refuse("capsule.malformed", turn, p, "functionCall");
+    if (!fc->is_object()) RefuseNative("capsule.malformed", turn, p, "functionCall");
     NativeCall native;
     native.part = p;
     const auto name = fc->find("name");
     if (name == fc->end() || !name->is_string() || name->get_ref<const std::string&>().empty()) {
-      Refuse("capsule.malformed", turn, p, "name");
+      RefuseNative("capsule.malformed", turn, p, "name");
     }
     native.name = name->get<std::string>();
     if (const auto args = fc->find("args"); args != fc->end()) {
       // A list is degraded stored state the wire copy repairs (ADR-224.7); a scalar is not args.
-      if (!args->is_object() && !args->is_array()) Refuse("capsule.malformed", turn, p, "args");
+      if (!args->is_object() && !args->is_array()) {
+        RefuseNative("capsule.malformed", turn, p, "args");
+      }
       native.args = *args;
     }
     if (const auto id = fc->find("id"); id != fc->end()) {
       if (!id->is_string() || id->get_ref<const std::string&>().empty()) {
-        Refuse("replay.native_id_malformed", turn, p, "id");
+        RefuseNative("replay.native_id_malformed", turn, p, "id");
       }
       if (!seen.insert(id->get<std::string>()).second) {
-        Refuse("replay.native_id_duplicate", turn, p, "id");
+        RefuseNative("replay.native_id_duplicate", turn, p, "id");
       }
       native.id = id->get<std::string>();
     }
+    // ADR-226.B2: a call the server answered inside this content is replayed as received and
+    // is no pending tool call: no generic call, no binding, nothing to answer.
+    if (answered[p]) continue;
     calls.push_back(std::move(native));
   }
   return calls;
@@ -109,7 +126,7 @@ void LinkIdLess(const Message& message, std::size_t turn, const std::vector<Nati
   }
   for (const auto& native : natives) {
     if (!used[&native - natives.data()]) {
-      Refuse("replay.calls_mismatch", turn, native.part, "native_parts");
+      RefuseNative("replay.calls_mismatch", turn, native.part, "native_parts");
     }
   }
 }
@@ -151,7 +168,7 @@ void LinkByBindings(const Message& message, std::size_t turn, const std::vector<
   // native part ...
   for (const auto& native : natives) {
     if (native.id && !bound_natives.count(*native.id)) {
-      Refuse("binding.incomplete", turn, native.part, "tool_call_bindings");
+      Refuse("binding.incomplete", turn, native.part, "tool_call_bindings", native.part);
     }
   }
   std::vector<bool> used(natives.size(), false);
@@ -170,7 +187,7 @@ void LinkByBindings(const Message& message, std::size_t turn, const std::vector<
   }
   for (std::size_t n = 0; n < natives.size(); ++n) {
     if (!natives[n].id && !used[n]) {
-      Refuse("replay.calls_mismatch", turn, natives[n].part, "native_parts");
+      RefuseNative("replay.calls_mismatch", turn, natives[n].part, "native_parts");
     }
   }
   // ... and tie calls that match their native parts (ADR-226.8 rule).
@@ -178,7 +195,7 @@ void LinkByBindings(const Message& message, std::size_t turn, const std::vector<
     const std::size_t c = call_index.at(binding.tool_call_id);
     const NativeCall& native = natives[native_index.at(binding.native_id)];
     if (!SameCall(message.tool_calls[c], native)) {
-      Refuse("binding.call_mismatch", turn, c, "tool_calls");
+      Refuse("binding.call_mismatch", turn, c, "tool_calls", native.part);
     }
     out.links[binding.tool_call_id] = CallLink{native.part, native.id};
   }
@@ -192,7 +209,7 @@ void LinkLegacy(const Message& message, std::size_t turn, const std::vector<Nati
     for (std::size_t b = a + 1; b < natives.size(); ++b) {
       if ((natives[a].id || natives[b].id) && natives[a].name == natives[b].name &&
           ArgumentsEqual(natives[a].args, natives[b].args)) {
-        Refuse("legacy.ambiguous", turn, natives[b].part, "native_parts");
+        RefuseNative("legacy.ambiguous", turn, natives[b].part, "native_parts");
       }
     }
   }
@@ -215,12 +232,64 @@ void LinkLegacy(const Message& message, std::size_t turn, const std::vector<Nati
   }
   // Coverage as with bindings: a native call with an ID must be answered, so it needs a call.
   for (std::size_t n = 0; n < natives.size(); ++n) {
-    if (natives[n].id && !taken.count(n))
-      Refuse("legacy.unmatched", turn, natives[n].part, "native_parts");
+    if (natives[n].id && !taken.count(n)) {
+      RefuseNative("legacy.unmatched", turn, natives[n].part, "native_parts");
+    }
+  }
+  // An ID-less native call of a turn whose calls are answered needs its generic call too: its
+  // answers travel in one user content with one functionResponse per functionCall (WIRE.1),
+  // so leaving it out sends fewer responses than calls, which Gemini rejects. The turn then
+  // lists generic calls that do not match its ID-less native calls one to one (ADR-226.13
+  // keeps only *unambiguous* older turns; ADR-226.7 "complete coverage"). Checked after the
+  // ID checks above, as where bindings exist (fixtures/INTERPRETING.md §12).
+  for (std::size_t n = 0; n < natives.size(); ++n) {
+    if (!natives[n].id && !taken.count(n)) {
+      RefuseNative("replay.calls_mismatch", turn, natives[n].part, "native_parts");
+    }
   }
 }
 
 }  // namespace
+
+std::vector<bool> CallsAnsweredInContent(const Json& parts) {
+  std::vector<bool> answered(parts.is_array() ? parts.size() : 0, false);
+  if (!parts.is_array()) return answered;
+  const auto call_of = [&](std::size_t p) -> const Json* {
+    if (!parts[p].is_object()) return nullptr;
+    const auto fc = parts[p].find("functionCall");
+    return fc != parts[p].end() && fc->is_object() ? &*fc : nullptr;
+  };
+  const auto string_member = [](const Json& object, const char* key) -> const std::string* {
+    const auto it = object.find(key);
+    if (it == object.end() || !it->is_string() || it->get_ref<const std::string&>().empty()) {
+      return nullptr;
+    }
+    return &it->get_ref<const std::string&>();
+  };
+  for (const Json& part : parts) {
+    if (!part.is_object()) continue;
+    const auto fr = part.find("functionResponse");
+    if (fr == part.end() || !fr->is_object()) continue;
+    const std::string* id = string_member(*fr, "id");
+    const std::string* name = string_member(*fr, "name");
+    // By ID when the response carries one; otherwise the first unanswered ID-less call of
+    // that name, so several ID-less answers pair with their calls in order.
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      const Json* fc = call_of(p);
+      if (fc == nullptr || answered[p]) continue;
+      const std::string* call_id = string_member(*fc, "id");
+      const std::string* call_name = string_member(*fc, "name");
+      const bool match = id != nullptr ? call_id != nullptr && *call_id == *id
+                                       : fc->find("id") == fc->end() && call_name != nullptr &&
+                                             name != nullptr && *call_name == *name;
+      if (match) {
+        answered[p] = true;
+        break;
+      }
+    }
+  }
+  return answered;
+}
 
 std::vector<TurnCorrelation> Correlate(const Transcript& transcript) {
   const auto& messages = transcript.messages;

@@ -23,6 +23,12 @@ struct TurnCorrelation {
   std::map<std::string, CallLink> links;  // public tool_call_id -> link (owned turns only)
 };
 
+/// ADR-226.B2: per part of one model content, whether it is a functionCall that a
+/// functionResponse of the same content answers (server-side tools): by id when the response
+/// carries one, else the first unanswered ID-less call with the response's name, in order.
+/// Such a call is replayed as received and is not a pending tool call.
+std::vector<bool> CallsAnsweredInContent(const Json& parts);
+
 /// One entry per message (empty for non-assistant messages). Throws ProviderError.
 std::vector<TurnCorrelation> Correlate(const Transcript& transcript);
 

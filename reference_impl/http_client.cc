@@ -139,7 +139,9 @@ Json GeminiHttpClient::GenerateContent(const std::string& model, const Json& bod
   // A repeated member name means different things to different parsers: not a usable answer.
   if (FindDuplicateKey(res.body)) throw not_json();
   try {
-    return ParseJson(res.body);
+    // Integer literals beyond exact reach stay marked, so the parser can refuse them where
+    // they would be used (functionCall.args) instead of using a rounded double.
+    return ParseJsonMarkingInexactIntegers(res.body);
   } catch (const Json::exception&) {
     throw not_json();
   }

@@ -26,9 +26,10 @@ class GeminiHttpClient {
   GeminiHttpClient& operator=(const GeminiHttpClient&) = delete;
 
   /// POST {base}/{api_version}/models/{model}:generateContent with `body` dumped compactly.
-  /// Returns the parsed (kind-preserving) 2xx body. Throws ProviderError: http.transport,
-  /// http.status (Google error JSON mapped: HTTP status, Google status, message, raw body),
-  /// http.body (2xx that is not JSON).
+  /// Returns the parsed (kind-preserving) 2xx body, integer literals no int64, uint64 or
+  /// double holds exactly marked (ParseJsonMarkingInexactIntegers). Throws ProviderError:
+  /// http.transport, http.status (Google error JSON mapped: HTTP status, Google status, message,
+  /// raw body), http.body (2xx that is not JSON).
   Json GenerateContent(const std::string& model, const Json& body);
 
   /// Makes the request under way, and every later one until ResetCancel(), fail at once with

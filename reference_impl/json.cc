@@ -1,7 +1,10 @@
 #include "reference_impl/json.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <unordered_set>
@@ -49,14 +52,112 @@ std::size_t TooDeepAt(std::string_view text) {
 
 }  // namespace
 
-Json ParseJson(std::string_view text) {
+namespace {
+
+void RefuseTooDeep(std::string_view text) {
   if (const std::size_t at = TooDeepAt(text); at != std::string_view::npos) {
     throw Json::parse_error::create(101, at + 1,
                                     "syntax error while parsing value - nesting deeper than " +
                                         std::to_string(kMaxJsonDepth) + " levels",
                                     nullptr);
   }
+}
+
+// nlohmann's DOM builder, except that an integer literal a double cannot hold exactly is kept
+// as its text. sax_parse dispatches on the static handler type, so hiding number_float is
+// enough.
+class MarkingDomParser : public nlohmann::detail::json_sax_dom_parser<Json> {
+ public:
+  using Base = nlohmann::detail::json_sax_dom_parser<Json>;
+  explicit MarkingDomParser(Json& result) : Base(result, true) {}
+
+  bool number_float(number_float_t value, const string_t& literal) {
+    if (!IsInexactIntegerLiteral(literal)) return Base::number_float(value, literal);
+    binary_t text(std::vector<std::uint8_t>(literal.begin(), literal.end()),
+                  kInexactIntegerSubtype);
+    return Base::binary(text);
+  }
+};
+
+// Notes any inexact integer literal.
+class InexactIntegerFinder : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  bool found = false;
+
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t& literal) override {
+    found = found || IsInexactIntegerLiteral(literal);
+    return true;  // on to the end: invalid JSON holds no number that counts
+  }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+};
+
+}  // namespace
+
+Json ParseJson(std::string_view text) {
+  RefuseTooDeep(text);
   return Json::parse(text.begin(), text.end());
+}
+
+bool IsInexactIntegerLiteral(std::string_view literal) {
+  if (literal.empty() || literal.find_first_of(".eE") != std::string_view::npos) return false;
+  const std::size_t digits = literal.front() == '-' ? 1 : 0;
+  if (digits >= literal.size()) return false;
+  for (std::size_t i = digits; i < literal.size(); ++i) {
+    if (literal[i] < '0' || literal[i] > '9') return false;
+  }
+  const std::string text(literal);
+  errno = 0;
+  if (digits == 0) {
+    char* end = nullptr;
+    std::strtoull(text.c_str(), &end, 10);
+    if (errno == 0) return false;  // a uint64 holds it
+  } else {
+    char* end = nullptr;
+    std::strtoll(text.c_str(), &end, 10);
+    if (errno == 0) return false;  // an int64 holds it
+  }
+  // Beyond 64 bits: exact only when the nearest double prints back as the same integer
+  // ("%.0f" prints a double's exact integral value).
+  const double nearest = std::strtod(text.c_str(), nullptr);
+  if (!std::isfinite(nearest)) return true;
+  char printed[400];
+  std::snprintf(printed, sizeof printed, "%.0f", nearest);
+  return text != printed;
+}
+
+bool HasInexactInteger(std::string_view text) {
+  InexactIntegerFinder finder;
+  return nlohmann::json::sax_parse(text.begin(), text.end(), &finder) && finder.found;
+}
+
+Json ParseJsonMarkingInexactIntegers(std::string_view text) {
+  RefuseTooDeep(text);
+  Json result;
+  MarkingDomParser sax(result);
+  Json::sax_parse(text.begin(), text.end(), &sax);
+  return result;
+}
+
+std::optional<std::string> InexactIntegerText(const Json& value) {
+  if (!value.is_binary() || !value.get_binary().has_subtype() ||
+      value.get_binary().subtype() != kInexactIntegerSubtype) {
+    return std::nullopt;
+  }
+  const auto& bytes = value.get_binary();
+  return std::string(bytes.begin(), bytes.end());
 }
 
 namespace {

@@ -2,6 +2,7 @@
 // Kind-preserving JSON for everything that touches the wire or the transcript.
 
 #include <cstddef>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -25,6 +26,25 @@ inline constexpr std::size_t kMaxJsonDepth = 512;
 /// - Json::out_of_range (id 406) for a number whose magnitude overflows a double (1e999, a
 ///   400-digit integer).
 Json ParseJson(std::string_view text);
+
+/// The binary subtype under which ParseJsonMarkingInexactIntegers keeps an integer literal.
+inline constexpr std::uint64_t kInexactIntegerSubtype = 0x1b;
+
+/// True when `literal` is a JSON integer literal (no fraction, no exponent) that neither an
+/// int64 nor a uint64 holds and whose value is not exactly a double: reading it as a number
+/// would round it (123456789012345678901234567890). 2^64 is exactly a double: false.
+bool IsInexactIntegerLiteral(std::string_view literal);
+
+/// Whether a JSON text holds such an integer literal anywhere. Invalid JSON: false.
+bool HasInexactInteger(std::string_view text);
+
+/// ParseJson's contract, except that every integer literal IsInexactIntegerLiteral() accepts
+/// becomes a binary value of subtype kInexactIntegerSubtype holding its decimal text, so the
+/// caller sees that a number could not be held and where, instead of a rounded double.
+Json ParseJsonMarkingInexactIntegers(std::string_view text);
+
+/// The decimal text of a value ParseJsonMarkingInexactIntegers marked, or nullopt.
+std::optional<std::string> InexactIntegerText(const Json& value);
 
 /// The byte offset just past the first member name that repeats within one object, or
 /// nullopt. Parsers keep one of the two silently (nlohmann keeps the last), so a document

@@ -88,6 +88,9 @@ std::string Compose(const ErrorCodeInfo& info, const Position& where) {
   if (where.turn) at += "turn " + std::to_string(*where.turn);
   if (where.part) at += std::string(at.empty() ? "" : ", ") + "part " + std::to_string(*where.part);
   if (!where.field.empty()) at += std::string(at.empty() ? "" : ", ") + "field " + where.field;
+  if (where.native_part && where.native_part != where.part) {
+    at += std::string(at.empty() ? "" : ", ") + "native part " + std::to_string(*where.native_part);
+  }
   if (!at.empty()) text += " (at " + at + ")";
   return text;
 }
@@ -113,5 +116,11 @@ ProviderError::ProviderError(std::string_view code, HttpFailure http)
       code_(code),
       clause_(Lookup(code).clause),
       http_(std::move(http)) {}
+
+std::optional<StateLocation> ProviderError::location() const {
+  // Positions with a turn index the transcript; the parser never sets one.
+  if (http_ || !position_.turn) return std::nullopt;
+  return StateLocation{*position_.turn, position_.native_part};
+}
 
 }  // namespace gemini_oracle::ref

@@ -25,8 +25,19 @@ const ErrorCodeInfo* FindErrorCode(std::string_view code);
 /// Where in the conversation the rule was broken. Positions only, never content (ADR-226.19).
 struct Position {
   std::optional<std::size_t> turn;  // index into the transcript messages (0-based)
-  std::optional<std::size_t> part;  // index into that turn's native parts or tool calls
+  std::optional<std::size_t> part;  // index into what `field` lists (native parts, tool calls,
+                                    // bindings; response parts at parse time)
   std::string field;                // a field name of the data model, e.g. "tool_call_bindings"
+  /// The index into the turn's capsule native_parts when the refusal concerns one native part
+  /// (a carried functionCall, a bound or unmatched native call), whatever `part` counts.
+  std::optional<std::size_t> native_part;
+};
+
+/// The stored state a build refusal concerns: the transcript message and, when one native part
+/// of its capsule is at fault, that part. Indices only (ADR-226.19).
+struct StateLocation {
+  std::size_t message = 0;
+  std::optional<std::size_t> native_part;
 };
 
 /// HTTP-level facts of a failed exchange (codes http.*). The provider's own message is kept
@@ -49,6 +60,9 @@ class ProviderError : public std::runtime_error {
   const std::string& clause() const { return clause_; }
   const Position& position() const { return position_; }
   const std::optional<HttpFailure>& http() const { return http_; }
+  /// Set when the refusal concerns carried transcript state (build codes); nullopt for the
+  /// server's answer (parse codes, whose positions index the response) and for http codes.
+  std::optional<StateLocation> location() const;
 
  private:
   std::string code_;

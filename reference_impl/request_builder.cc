@@ -10,8 +10,13 @@ namespace gemini_oracle::ref {
 namespace {
 
 [[noreturn]] void Refuse(const char* code, std::size_t turn, std::optional<std::size_t> part = {},
-                         const char* field = "") {
-  throw ProviderError(code, Position{turn, part, field});
+                         const char* field = "", std::optional<std::size_t> native_part = {}) {
+  Position where;
+  where.turn = turn;
+  where.part = part;
+  where.field = field;
+  where.native_part = native_part;
+  throw ProviderError(code, std::move(where));
 }
 
 Json TextPart(const std::string& text) {
@@ -37,7 +42,7 @@ Json ReplayNativeParts(const Json& native_parts, std::size_t turn) {
     auto args = fc->find("args");
     if (args == fc->end() || args->is_object()) continue;
     auto root = ArgumentsRoot(*args);
-    if (!root) Refuse("capsule.malformed", turn, p, "args");
+    if (!root) Refuse("capsule.malformed", turn, p, "args", p);
     *args = std::move(*root);
   }
   return parts;
@@ -136,15 +141,17 @@ Json ResultToResponseObject(const std::string& content, bool is_error) {
     wrapped["error"] = content;
     return wrapped;
   }
-  // Plain text, JSON no decoder reads alike (a repeated member name, a number beyond a double)
-  // or nested deeper than kMaxJsonDepth: sent as the text itself, so nothing the tool returned
-  // is lost and nothing too deep reaches the recursive dump.
+  // Plain text, JSON no decoder reads alike (a repeated member name, a number beyond a double,
+  // an integer literal no int64, uint64 or double holds exactly) or nested deeper than
+  // kMaxJsonDepth: sent as the text itself, so nothing the tool returned is lost or rounded
+  // (ADR-224: "Preserve their member values and current scalar/invalid result fallback") and
+  // nothing too deep reaches the recursive dump.
   std::optional<Json> decoded;
   try {
     decoded = ParseJson(content);
   } catch (const Json::exception&) {
   }
-  if (!decoded || FindDuplicateKey(content)) {
+  if (!decoded || FindDuplicateKey(content) || HasInexactInteger(content)) {
     wrapped["output"] = content;
     return wrapped;
   }
@@ -198,8 +205,14 @@ Json BuildRequest(const Transcript& transcript, const RequestOptions& options) {
   Json request = Json::object();
   request["contents"] = std::move(contents);
   if (!options.tools.empty()) request["tools"] = options.tools;
+  // toolConfig as the caller wrote it (allowedFunctionNames, ...); the exchange's mode on top.
+  if (options.tool_config.is_object()) request["toolConfig"] = options.tool_config;
   if (options.tool_mode) {
-    request["toolConfig"]["functionCallingConfig"]["mode"] = *options.tool_mode;
+    Json& config = request["toolConfig"];
+    if (!config.is_object()) config = Json::object();
+    Json& calling = config["functionCallingConfig"];
+    if (!calling.is_object()) calling = Json::object();
+    calling["mode"] = *options.tool_mode;
   }
   if (!system_parts.empty()) request["systemInstruction"]["parts"] = std::move(system_parts);
   if (!options.generation_config.is_null()) request["generationConfig"] = options.generation_config;

@@ -12,7 +12,8 @@ namespace gemini_oracle::ref {
 struct RequestOptions {
   std::string model = "gemini-2.5-flash";
   Json tools = Json::array();            // Gemini `tools`, sent as given
-  std::optional<std::string> tool_mode;  // functionCallingConfig.mode; "NONE" closes
+  Json tool_config = nullptr;            // Gemini `toolConfig`, sent as given; null: omitted
+  std::optional<std::string> tool_mode;  // functionCallingConfig.mode, set on top; "NONE" closes
   std::optional<std::string> system_instruction;
   Json generation_config = nullptr;  // null: omitted
 };
@@ -23,8 +24,9 @@ Json BuildRequest(const Transcript& transcript, const RequestOptions& options);
 
 /// ADR-224.1/2/4/5: the object root for a tool result's content.
 /// JSON object -> itself; JSON list -> {"0":..,"1":..}; JSON scalar -> {"output": value};
-/// non-JSON text, JSON with a repeated member name, a number beyond a double or nesting deeper
-/// than kMaxJsonDepth -> {"output": text};
+/// non-JSON text, JSON with a repeated member name, a number beyond a double, an integer
+/// literal no int64, uint64 or double holds exactly, or nesting deeper than kMaxJsonDepth ->
+/// {"output": text};
 /// an error -> {"error": text}.
 Json ResultToResponseObject(const std::string& content, bool is_error);
 

@@ -1,8 +1,10 @@
 #include "reference_impl/response_parser.h"
 
+#include <cstdlib>
 #include <set>
 #include <unordered_set>
 
+#include "reference_impl/correlation.h"
 #include "reference_impl/provider_error.h"
 
 namespace gemini_oracle::ref {
@@ -10,7 +12,32 @@ namespace {
 
 [[noreturn]] void Refuse(const char* code, std::optional<std::size_t> part = {},
                          const char* field = "") {
-  throw ProviderError(code, Position{std::nullopt, part, field});
+  Position where;
+  where.part = part;  // a response part; no transcript turn yet
+  where.field = field;
+  throw ProviderError(code, std::move(where));
+}
+
+bool HoldsInexactInteger(const Json& value) {
+  if (InexactIntegerText(value)) return true;
+  if (value.is_structured()) {
+    for (const auto& member : value) {
+      if (HoldsInexactInteger(member)) return true;
+    }
+  }
+  return false;
+}
+
+// Outside functionCall.args an integer literal beyond exact reach is only kept, never used:
+// it becomes the double every other reader makes of it, so the capsule holds plain JSON.
+void RoundInexactIntegers(Json& value) {
+  if (const auto text = InexactIntegerText(value)) {
+    value = std::strtod(text->c_str(), nullptr);
+    return;
+  }
+  if (value.is_structured()) {
+    for (auto& member : value) RoundInexactIntegers(member);
+  }
 }
 
 // Every ID already naming a turn or a call in the conversation, so new ones never collide.
@@ -55,6 +82,8 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
   const auto p = content->find("parts");
   if (p == content->end() || !p->is_array()) Refuse("response.malformed", {}, "parts");
   Json parts = *p;
+  // ADR-226.B2: calls the server answered inside this content (server-side tools).
+  const std::vector<bool> answered = CallsAnsweredInContent(parts);
 
   TakenIds taken(conversation);
   // A synthesized ID never coincides with a native one of this answer, so no reader can mistake
@@ -92,7 +121,25 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
     Json args = Json::object();
     if (const auto a = fc->find("args"); a != fc->end()) {
       if (!a->is_object()) Refuse("response.function_call_malformed", p, "args");
+      // An integer literal no int64, uint64 or double holds exactly cannot be handed to the
+      // tool nor replayed as received; rounding it would hand over a value the server did
+      // not send ("without accepting rounded large-integer mismatches", ADR-226). Struct
+      // numbers are doubles, so Gemini itself never sends one.
+      if (HoldsInexactInteger(*a)) Refuse("response.function_call_malformed", p, "args");
       args = *a;
+    }
+    if (answered[p]) {
+      // ADR-226.B2: answered inside this content by the server; kept in the capsule and
+      // replayed as received, never a public ToolCall, a binding or something to answer.
+      if (const auto id = fc->find("id"); id != fc->end()) {
+        if (!id->is_string() || id->get_ref<const std::string&>().empty()) {
+          Refuse("native_id.malformed", p, "id");
+        }
+        if (!native_ids.insert(id->get<std::string>()).second) {
+          Refuse("native_id.duplicate", p, "id");
+        }
+      }
+      continue;
     }
     ToolCall call;
     // ADR-226.1: the public ID is always synthesized, never the native one.
@@ -116,6 +163,7 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
     turn.tool_calls.push_back(std::move(call));
   }
 
+  RoundInexactIntegers(parts);
   Json capsule = Json::object();
   capsule["owner"] = turn.id;
   capsule["native_parts"] = std::move(parts);  // exactly as received (ADR-226.2, 224.8)

@@ -1,5 +1,5 @@
 #pragma once
-// Gemini response -> assistant turn (ADR-226.1, 226.2, 226.5).
+// Gemini response -> assistant turn (ADR-226.1, 226.2, 226.5, 226.B2).
 
 #include "reference_impl/json.h"
 #include "reference_impl/transcript.h"
@@ -9,7 +9,10 @@ namespace gemini_oracle::ref {
 /// Parses candidates[0] of a GenerateContentResponse into an assistant message that owns a
 /// Gemini capsule: native parts exactly as received, bindings for every populated native ID.
 /// Public IDs (message and calls) are synthesized unique against `conversation`.
-/// Throws ProviderError (response.*, native_id.*).
+/// A functionCall answered by a functionResponse of the same content (server-side tools,
+/// ADR-226.B2) stays in the native parts only: no ToolCall, no binding.
+/// Throws ProviderError (response.*, native_id.*); response.function_call_malformed also for
+/// args holding an integer literal marked by ParseJsonMarkingInexactIntegers.
 Message ParseResponse(const Json& response, const Transcript& conversation);
 
 }  // namespace gemini_oracle::ref

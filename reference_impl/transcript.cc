@@ -60,7 +60,10 @@ Json ToJson(const Transcript& t) {
 namespace {
 
 [[noreturn]] void Malformed(std::size_t index, const char* field) {
-  throw ProviderError("transcript.malformed", Position{index, std::nullopt, field});
+  Position where;
+  where.turn = index;
+  where.field = field;
+  throw ProviderError("transcript.malformed", std::move(where));
 }
 
 std::string RequiredString(const Json& j, const char* key, std::size_t index) {

@@ -1,4 +1,4 @@
-// ADR-226.1, 226.4: IDs on the wire come only from the server; public IDs are the adapter's own.
+// ADR-226.1, 226.4: IDs on the wire come only from the server; public IDs are sound.
 #include <set>
 
 #include "oracles/checks/judge.h"
@@ -55,7 +55,10 @@ std::vector<Finding> JudgeIds(const CaseRun& run) {
     }
   }
 
-  // ADR-226.1: public IDs are nonempty, unique across the conversation and never the native ID.
+  // ADR-226.1: public IDs are nonempty and unique across the conversation, the initial
+  // transcript included, also when native IDs recur ("IDs may recur in later turns without
+  // replacing the conversation-unique public IDs"). How an ID was made is not observable: a
+  // native ID reused as a public ID is fine while it stays unique.
   std::set<std::string> public_ids;
   for (const Json* message : initial) {
     const Json* calls = detail::Member(*message, "tool_calls");
@@ -67,9 +70,6 @@ std::vector<Finding> JudgeIds(const CaseRun& run) {
   }
   for (std::size_t k = 0; k < run.report.exchanges.size(); ++k) {
     const auto& calls = run.report.exchanges[k].calls;
-    Json scripted = Json::array();
-    if (k < run.c.exchanges.size()) scripted = detail::ScriptedParts(run.c.exchanges[k]);
-    const auto positions = detail::FunctionCallPositions(scripted);
     for (std::size_t i = 0; i < calls.size(); ++i) {
       const std::string label =
           "the public id of call " + std::to_string(i) + " of exchange " + std::to_string(k + 1);
@@ -83,14 +83,6 @@ std::vector<Finding> JudgeIds(const CaseRun& run) {
         findings.push_back(MakeFinding("ADR-226.1", kWireViolation, std::nullopt, "",
                                        label + " is already used in the conversation", "unique",
                                        id));
-      }
-      if (i < positions.size()) {
-        const Json* native = detail::Member(scripted[positions[i]]["functionCall"], "id");
-        if (native != nullptr && native->is_string() && native->get<std::string>() == id) {
-          findings.push_back(MakeFinding("ADR-226.1", kWireViolation, std::nullopt, "",
-                                         label + " is the call's native id, not a synthesized one",
-                                         "synthesized", id));
-        }
       }
     }
   }

@@ -18,8 +18,8 @@ std::vector<Finding> JudgeDecoding(const CaseRun& run) {
       continue;
     }
     // A repeated member name decodes one way here and maybe another at Google: the judges
-    // would read a request the server may not.
-    if (FindDuplicateKey(run.journal[i].body)) {
+    // would read a request the server may not. (Noticed by the judges' own reader.)
+    if (decoded[i].repeated_member) {
       findings.push_back(MakeFinding("ADR-224.12", kWireViolation, request, "",
                                      "request body repeats a member name within one object"));
     }
@@ -56,14 +56,16 @@ const std::vector<Judge>& Judges() {
       {"struct_roots", &JudgeStructRoots, {"ADR-224.1", "ADR-224.2"}},
       {"results",
        &JudgeResults,
-       {"ADR-224.2", "ADR-224.3", "ADR-224.4", "ADR-224.5", "ADR-224.6", "ADR-226.2", "ADR-226.3",
-        "ADR-226.4", "ADR-226.9", "ADR-226.16", "ADR-226.20"}},
+       {"ADR-224.2", "ADR-224.3", "ADR-224.4", "ADR-224.5", "ADR-224.6", "ADR-224.F1", "ADR-226.2",
+        "ADR-226.3", "ADR-226.4", "ADR-226.9", "ADR-226.16", "ADR-226.20", "WIRE.1", "WIRE.2"}},
       {"replay",
        &JudgeReplay,
        {"ADR-224.3", "ADR-224.6", "ADR-224.7", "ADR-224.8", "ADR-224.10", "ADR-224.F1", "ADR-226.4",
         "ADR-226.16", "ADR-226.17"}},
       {"ids", &JudgeIds, {"ADR-226.1", "ADR-226.4", "ADR-226.9"}},
-      {"public_arguments", &JudgePublicArguments, {"ADR-224.11", "ADR-224.F1", "ADR-226.8"}},
+      {"public_arguments",
+       &JudgePublicArguments,
+       {"ADR-224.6", "ADR-224.11", "ADR-224.F1", "ADR-226.8"}},
       {"wire_assertions", &JudgeWireAssertions, {"ADR-224.12"}},
       {"no_rewrite", &JudgeNoRewrite, {"ADR-224.9"}},
       {"closing", &JudgeClosing, {"ADR-226.17"}},

@@ -46,18 +46,24 @@ std::vector<Finding> JudgeDecoding(const CaseRun& run);
 std::vector<Finding> JudgeOutcome(const CaseRun& run);
 /// ADR-224.1, 224.2: functionCall.args and functionResponse.response roots are objects.
 std::vector<Finding> JudgeStructRoots(const CaseRun& run);
-/// ADR-224.2-224.6, 226.3, 226.4, 226.16, 226.20: the results of exchange k as sent in request
-/// k+1, and the initial transcript's tool messages in every request (ids from the case file).
+/// ADR-224.2-224.6, 224.F1, 226.3, 226.4, 226.16, 226.20, WIRE.1, WIRE.2: every
+/// functionResponse of every request, judged against the call it answers. The call is
+/// identified without the payload (its id, its name, its position among same-name calls), so
+/// the name and ID checks always run; the payload is judged per profile against the case's
+/// result for that call (`then.results`, the initial transcript's tool messages).
 std::vector<Finding> JudgeResults(const CaseRun& run);
 /// ADR-224.6-224.8, 224.10, 226.4, 226.16 (open: 224.F1): model turns replay their native
 /// parts; foreign and generic turns are rebuilt from their generic calls.
 std::vector<Finding> JudgeReplay(const CaseRun& run);
-/// ADR-226.1, 226.4: no ID on the wire the server never sent; public IDs sound.
+/// ADR-226.1, 226.4: no ID on the wire the server never sent; public IDs nonempty and unique
+/// across the conversation (how they were made is not observable).
 std::vector<Finding> JudgeIds(const CaseRun& run);
 /// ADR-224.11: each public call's arguments equal its native args (ADR-226.8 rule); a numeric
 /// kind difference only is reported under the open ADR-224.F1.
 std::vector<Finding> JudgePublicArguments(const CaseRun& run);
-/// ADR-224.12 and the case's clauses: each `expect.wire` assertion holds.
+/// ADR-224.12 and the case's clauses: each `expect.wire` assertion holds, cited under its own
+/// `clause` (else the case's first); an `answering` assertion is relative to the
+/// functionResponse the results judge identifies as the answer to that call.
 std::vector<Finding> JudgeWireAssertions(const CaseRun& run);
 /// ADR-224.9: the carried transcript is unchanged by building a request.
 std::vector<Finding> JudgeNoRewrite(const CaseRun& run);

@@ -1,6 +1,8 @@
 // The case's verdict facts (GUIDE §3.1, §3.5): accepted or refused as the file name says.
 #include <algorithm>
 #include <array>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "oracles/checks/judge.h"
@@ -96,6 +98,30 @@ std::vector<Finding> JudgeRefuse(const CaseRun& run) {
                                    "refused at exchange " + std::to_string(refusal.exchange) +
                                        " instead of " + std::to_string(exchange),
                                    exchange, refusal.exchange));
+  }
+  // The stored state the refusal names, when the case states it (fixtures/INTERPRETING.md
+  // §7.2): only for the expected rule, since another code's location says nothing about it.
+  if (refusal.code == expect.error) {
+    const auto judge_index = [&](const std::optional<std::size_t>& wanted_index,
+                                 const std::optional<std::size_t>& reported, const char* what) {
+      if (!wanted_index) return;
+      if (!reported) {
+        findings.push_back(NotJudged(clause, std::string("the case names the refused ") + what +
+                                                 " " + std::to_string(*wanted_index) +
+                                                 ", but the implementation reported no " + what +
+                                                 " index"));
+        return;
+      }
+      if (*reported != *wanted_index) {
+        findings.push_back(MakeFinding(clause, kWrongError, std::nullopt, "",
+                                       std::string("refused naming ") + what + " " +
+                                           std::to_string(*reported) + " instead of " +
+                                           std::to_string(*wanted_index),
+                                       *wanted_index, *reported));
+      }
+    };
+    judge_index(expect.message, refusal.message_index, "message");
+    judge_index(expect.part, refusal.part_index, "part");
   }
   // A build refusal of exchange e comes before request e; parse and http ones after it.
   const std::size_t allowed =

@@ -1,556 +1,488 @@
-// ADR-224.2-224.6, 226.3, 226.4, 226.16, 226.20: tool results as the wire carries them.
-// - The results appended after exchange k, as request k+1 sends them; the native id to echo is
-//   the scripted response's.
-// - The tool messages of the case's initial transcript, in every request; the native id to echo
-//   comes only from the case file (the capsule's bindings, else an unambiguous legacy match).
-// Each result's functionResponse is found by its payload's wire form, then its root shape,
-// name and ID echo are judged. Never the implementation's report: the journal is the wire.
+// ADR-224.2-224.6, 224.F1, 226.3, 226.4, 226.16, 226.20, WIRE.1, WIRE.2: every functionResponse
+// of every request, judged against the call it answers.
+// - The answered call is identified without the payload (answers.h: id, then name, then
+//   position among same-name calls), so the name and ID checks always run, whatever wrapping
+//   the implementation chose for the result.
+// - Each turn's answers are judged in every request that carries the turn (requests k+1..N
+//   for exchange k, closing requests included; every request for the initial transcript).
+// - The expected payload comes from the case: `then.results` (selectors pick parse-order calls
+//   of the scripted response) and the initial transcript's tool messages (tool_call_id ->
+//   generic call -> native call through the capsule's bindings, or an unambiguous legacy
+//   name and ADR-226.8 argument match; for foreign turns the generic calls in order).
+// Never the implementation's report: the journal is the wire.
+#include <algorithm>
+
+#include "oracles/checks/answers.h"
+#include "oracles/checks/judge_json.h"
 #include "oracles/checks/judge.h"
 #include "oracles/checks/wire_view.h"
-#include "oracles/model/payload_forms.h"
 
 namespace gemini_oracle::checks {
 namespace {
 
-struct ResponseRef {
-  std::size_t content = 0;
-  std::size_t part = 0;
-  const Json* fr = nullptr;
-  std::string pointer;  // of the functionResponse object
+// The payload one call's answer must preserve.
+struct Expected {
+  model::Result result;  // `call` unused
+  /// A transcript tool message's JSON text as written: the gemini profile also accepts it
+  /// carried as that string.
+  std::optional<std::string> text;
+  std::string label;  // "result 1 of exchange 2", "tool message 3 of the transcript"
 };
 
-bool IsNumericKeyObjectOf(const Json& response, const Json& list) {
-  if (!response.is_object() || response.size() != list.size()) return false;
-  std::size_t i = 0;
-  for (auto it = response.begin(); it != response.end(); ++it, ++i) {
-    if (it.key() != std::to_string(i)) return false;
-    if (!KindExactEqual(it.value(), list[i])) return false;
-  }
-  return true;
+// Per turn, per call: the payload the case gives its answer, when it gives one.
+struct TurnExpectations {
+  bool has_answers = false;
+  std::vector<std::optional<Expected>> of_call;
+};
+
+bool IsList(const model::Result& r) {
+  return r.kind == model::Result::Kind::kJson && r.value.is_array();
+}
+bool IsObject(const model::Result& r) {
+  return r.kind == model::Result::Kind::kJson && r.value.is_object();
+}
+bool IsScalar(const model::Result& r) { return !IsList(r) && !IsObject(r); }
+
+Json NumericKeyObject(const Json& list) {
+  Json object = Json::object();
+  for (std::size_t i = 0; i < list.size(); ++i) object[std::to_string(i)] = list[i];
+  return object;
 }
 
-// ADR-224.5: a scalar, text or error payload is wrapped in an object of exactly one member
-// (the member name is implementation-defined).
-bool WrapsExactly(const Json& response, const Json& value) {
-  return response.is_object() && response.size() == 1 && KindExactEqual(*response.begin(), value);
-}
-
-bool JsonPayloadMatches(const Json& payload, const Json& response) {
+// ADR-224.3/4/5: the ADRs' own encodings. An object result is the root itself; a list result
+// sits at keys "0".."n-1" (member order is free: object member order carries no meaning); a
+// scalar, text or error result is an object of one member (its name implementation-defined)
+// whose value is the payload.
+bool AdrForm(const model::Result& r, const Json& response) {
   if (!response.is_object()) return false;
-  if (payload.is_object()) return KindExactEqual(response, payload);       // ADR-224.2/3
-  if (payload.is_array()) return IsNumericKeyObjectOf(response, payload);  // ADR-224.4/6
-  return WrapsExactly(response, payload);                                  // ADR-224.5
+  if (IsObject(r)) return KindExactEqual(response, r.value);
+  if (IsList(r)) return KindExactEqual(response, NumericKeyObject(r.value));
+  return response.size() == 1 && KindExactEqual(*response.begin(), r.value);
 }
 
-bool Matches(const model::Result& result, const Json& response) {
+// Any object root that preserves the value: the ADR form, or a top-level member whose value is
+// the payload kind-exactly (a list stays a list; text and errors are the string; a JSON-text
+// tool message may also travel as its original text).
+bool PreservingForm(const Expected& e, const Json& response) {
+  if (AdrForm(e.result, response)) return true;
   if (!response.is_object()) return false;
-  switch (result.kind) {
-    case model::Result::Kind::kJson:
-      return JsonPayloadMatches(result.value, response);
-    case model::Result::Kind::kText:  // corpus text payloads are never valid JSON texts
-    case model::Result::Kind::kError:
-      return WrapsExactly(response, result.value);
+  for (auto it = response.begin(); it != response.end(); ++it) {
+    if (KindExactEqual(it.value(), e.result.value)) return true;
+    if (e.text && it.value().is_string() && it.value().get<std::string>() == *e.text) return true;
   }
   return false;
 }
 
-bool IsScalarResult(const model::Result& result) {
-  return result.kind != model::Result::Kind::kJson ||
-         (!result.value.is_object() && !result.value.is_array());
+// Whether a decoded value holds an integer beyond 64 bits (kept exactly by the judges' reader).
+bool HoldsBigInteger(const Json& value) {
+  if (IsBigInteger(value)) return true;
+  if (!value.is_object() && !value.is_array()) return false;
+  for (const auto& item : value) {
+    if (HoldsBigInteger(item)) return true;
+  }
+  return false;
 }
 
-// Why `fr` fails to carry `result`: the most specific clause and pointer.
-Finding Diagnose(const model::Result& result, const std::string& label, std::size_t request,
-                 const ResponseRef& ref) {
-  const Json* response = detail::Member(*ref.fr, "response");
-  const std::string at = ref.pointer + "/response";
-  const bool list = result.kind == model::Result::Kind::kJson && result.value.is_array();
-  Json expected = result.value;
-  if (list) {
-    Json object = Json::object();
-    for (std::size_t i = 0; i < result.value.size(); ++i) {
-      object[std::to_string(i)] = result.value[i];
+// ADR-224.5, "current scalar/invalid result fallback": a JSON text holding an integer beyond 64
+// bits, which most decoders cannot hold exactly, may travel as its exact text in a one-member
+// wrapper, like invalid text (the value is preserved; a rounded double is not).
+bool TextFallback(const Expected& e, const Json& response) {
+  return e.text && HoldsBigInteger(e.result.value) && response.is_object() &&
+         response.size() == 1 && response.begin()->is_string() &&
+         response.begin()->get<std::string>() == *e.text;
+}
+
+bool Accepts(Profile profile, const Expected& e, const Json& response) {
+  if (TextFallback(e, response)) return true;
+  return profile == Profile::kAdr ? AdrForm(e.result, response) : PreservingForm(e, response);
+}
+
+// Two calls a model cannot tell apart once answered: same name, ADR-226.8-equal args.
+bool Identical(const detail::TurnCall& a, const detail::TurnCall& b) {
+  return a.name && b.name && KindExactEqual(*a.name, *b.name) &&
+         detail::ArgumentsEqual(a.args, b.args);
+}
+
+// The finding for a payload `response` that does not preserve `e` (neither form accepted).
+Finding DiagnosePayload(Profile profile, const Expected& e, std::size_t request,
+                        const std::string& at, const Json& response) {
+  const model::Result& r = e.result;
+  const std::string what = "the functionResponse for " + e.label;
+  // Where the value could be: the ADR form's place, and (gemini) each top-level member.
+  struct Candidate {
+    Json expected;
+    const Json* actual;
+    std::string pointer;
+  };
+  std::vector<Candidate> candidates;
+  if (IsObject(r)) {
+    candidates.push_back({r.value, &response, at});
+  } else if (IsList(r)) {
+    candidates.push_back({NumericKeyObject(r.value), &response, at});
+  } else if (response.size() == 1) {
+    candidates.push_back({r.value, &*response.begin(), PointerAppend(at, response.begin().key())});
+  }
+  if (profile == Profile::kGemini) {
+    for (auto it = response.begin(); it != response.end(); ++it) {
+      candidates.push_back({r.value, &it.value(), PointerAppend(at, it.key())});
     }
-    expected = std::move(object);
   }
-  if (response == nullptr || !response->is_object()) {
-    // ADR-224.4 for a list result sent as a list; ADR-224.2 otherwise.
-    return MakeFinding(list ? "ADR-224.4" : "ADR-224.2", kWireViolation, request,
-                       response == nullptr ? ref.pointer : at,
-                       "the functionResponse for " + label + " has no object response",
-                       list ? expected : Json("object"),
-                       response == nullptr ? Json("absent") : *response);
+  // The candidate that drifts least: numeric kind or object-to-list only (ADR-224.F1), then a
+  // list turned object (ADR-224.6), then anything else (ADR-224.3).
+  std::optional<std::size_t> best;
+  int best_rank = 3;
+  std::optional<detail::DriftAt> best_drift;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const auto worst = detail::WorstDrift(
+        detail::Drifts(candidates[i].expected, *candidates[i].actual, candidates[i].pointer));
+    if (!worst) continue;
+    const int rank = worst->drift == detail::Drift::kOther              ? 2
+                     : worst->drift == detail::Drift::kListBecameObject ? 1
+                                                                        : 0;
+    if (rank < best_rank) {
+      best_rank = rank;
+      best = i;
+      best_drift = worst;
+    }
   }
-  if (IsScalarResult(result)) {
-    // ADR-224.5: a scalar, text or error result is wrapped in an object holding it.
+  if (profile == Profile::kAdr && IsScalar(r) && response.size() != 1) {
+    // ADR-224.5: the fallback wraps the value in an object of exactly one member.
     return MakeFinding("ADR-224.5", kWireViolation, request, at,
-                       "the functionResponse for " + label + " does not wrap the result value",
-                       result.value, *response);
+                       what + " does not wrap the result in a one-member object", r.value,
+                       response);
   }
-  if (list) {
-    // ADR-224.4: keys "0".."n-1", in order.
-    bool keys_ok = response->size() == expected.size();
-    std::size_t i = 0;
-    for (auto it = response->begin(); keys_ok && it != response->end(); ++it, ++i) {
-      keys_ok = it.key() == std::to_string(i);
+  if (best && best_rank == 0) {
+    // ADR-224.F1 (open): results are decoded values whose nested kinds ADR-224 leaves to "their
+    // current decoded representation"; a numeric kind or {} -> [] alone does not gate.
+    return MakeFinding("ADR-224.F1", kWireViolation, request, best_drift->pointer,
+                       what + " changes only a numeric or nested object/list kind",
+                       candidates[*best].expected, *candidates[*best].actual);
+  }
+  if (best && best_rank == 1) {
+    // ADR-224.6: "actual nested lists must remain lists".
+    return MakeFinding("ADR-224.6", kWireViolation, request, best_drift->pointer,
+                       "a list nested in " + e.label + " became an object",
+                       candidates[*best].expected, *candidates[*best].actual);
+  }
+  if (profile == Profile::kAdr && IsList(r)) {
+    bool keys = response.size() == r.value.size();
+    for (std::size_t i = 0; keys && i < r.value.size(); ++i) {
+      keys = response.contains(std::to_string(i));
     }
-    if (!keys_ok) {
+    if (!keys) {
+      // ADR-224.4: "A decoded list result keeps its members at numeric object keys".
       return MakeFinding("ADR-224.4", kWireViolation, request, at,
-                         "the list result " + label + " is not keyed by its indices in order",
-                         expected, *response);
+                         what + " does not keep the list at numeric keys",
+                         NumericKeyObject(r.value), response);
     }
   }
-  // ADR-224.6: a nested list stays a list.
-  if (auto where = detail::ListTurnedObject(expected, *response, at)) {
-    return MakeFinding("ADR-224.6", kWireViolation, request, *where,
-                       "a list nested in " + label + " became an object", expected, *response);
-  }
-  // ADR-224.3: members are preserved (nothing dropped, renamed or re-typed).
-  const std::string where = detail::FirstDifference(expected, *response, at).value_or(at);
-  return MakeFinding("ADR-224.3", kWireViolation, request, where,
-                     "the functionResponse for " + label + " changes the result's members",
-                     expected, *response);
+  // ADR-224.3: "Preserve their member values".
+  return MakeFinding("ADR-224.3", kWireViolation, request, best ? best_drift->pointer : at,
+                     what + " does not preserve the result's value",
+                     best ? candidates[*best].expected : r.value, response);
 }
 
-const char* KindOfFinding(const model::Result& result) {
-  if (result.kind == model::Result::Kind::kJson && result.value.is_array()) return "ADR-224.4";
-  if (IsScalarResult(result)) return "ADR-224.5";
-  return "ADR-224.3";
-}
-
-// What the answer to one call must look like, and which id it must echo.
-struct Answer {
-  model::Result result;     // the payload (its `call` is unused here)
-  std::string label;         // "result 1 of exchange 2", "tool message 3 of the transcript"
-  std::optional<Json> name;  // the answered call's name, when known
-  enum class IdRule {
-    kUnknown,       // the answered call is not determinable: nothing to echo-check
-    kExact,         // echo exactly `id` (ADR-226.3)
-    kAbsent,        // the call had no native id: no id (ADR-226.4, or 226.16 for foreign turns)
-    kNativeOfTurn,  // undeterminable legacy call: a present id must be a native id of the turn
-  } id_rule = IdRule::kUnknown;
-  Json id;                     // kExact
-  std::vector<Json> turn_ids;  // kNativeOfTurn
-  const char* absent_clause = "ADR-226.4";
-};
-
-// One model content and the answers its calls receive in one request.
-struct Segment {
-  std::size_t request = 0;
-  const Json* contents = nullptr;
-  std::size_t model_at = 0;
-  std::size_t end = 0;       // the next model content, or contents->size()
-  std::string label;         // "exchange 2", "initial model turn 1"
-  std::size_t expected = 0;  // functionResponse parts the answering content must hold
-};
-
-bool IdSatisfies(const Answer& answer, const Json* echoed) {
-  switch (answer.id_rule) {
-    case Answer::IdRule::kUnknown:
-      return true;
-    case Answer::IdRule::kExact:
-      return echoed != nullptr && KindExactEqual(*echoed, answer.id);
-    case Answer::IdRule::kAbsent:
-      return echoed == nullptr;
-    case Answer::IdRule::kNativeOfTurn:
-      if (echoed == nullptr) return true;
-      for (const auto& id : answer.turn_ids) {
-        if (KindExactEqual(*echoed, id)) return true;
-      }
-      return false;
+// The name, ID and payload checks of one identified answer.
+void JudgeAnswer(const CaseRun& run, const detail::ConversationTurn& turn,
+                 const TurnExpectations& expectations, std::size_t call, std::size_t request,
+                 const detail::ResponseAt& at, std::vector<Finding>& findings) {
+  const detail::TurnCall& own = turn.calls[call];
+  const std::string what =
+      "the functionResponse for call " + std::to_string(call) + " of " + turn.label;
+  // ADR-226.3: "Echo only that native ID in the matching Gemini result": its own name and id.
+  const Json* name = detail::Member(*at.fr, "name");
+  if (own.name && (name == nullptr || !KindExactEqual(*name, *own.name))) {
+    findings.push_back(MakeFinding("ADR-226.3", kWireViolation, request, at.pointer + "/name",
+                                   what + " names another function than its call", *own.name,
+                                   name == nullptr ? Json("absent") : *name));
   }
-  return true;
-}
-
-// The name and id checks of one matched answer. `peers` are the answers whose payloads clash
-// with it (the case gives no way to tell their functionResponses apart): then any peer's name
-// and id rule is accepted.
-void CheckEcho(const Answer& answer, const std::vector<const Answer*>& peers,
-               const Segment& segment, const ResponseRef& ref, std::vector<Finding>& findings) {
-  const std::string what = "the functionResponse for " + answer.label;
-  const Json* name = detail::Member(*ref.fr, "name");
-  if (answer.name) {
-    bool ok = name != nullptr && KindExactEqual(*name, *answer.name);
-    for (const Answer* peer : peers) {
-      ok = ok || (peer->name && name != nullptr && KindExactEqual(*name, *peer->name));
-    }
-    if (!ok) {
-      // ADR-226.3: the answer names the call it answers.
-      findings.push_back(MakeFinding("ADR-226.3", kWireViolation, segment.request,
-                                     ref.pointer + "/name",
-                                     what + " names another function than its call", *answer.name,
-                                     name == nullptr ? Json("absent") : *name));
-    }
-  }
-  const Json* echoed = detail::Member(*ref.fr, "id");
-  if (IdSatisfies(answer, echoed)) return;
-  for (const Answer* peer : peers) {
-    if (IdSatisfies(*peer, echoed)) return;
-  }
-  switch (answer.id_rule) {
-    case Answer::IdRule::kExact:
-      // ADR-226.3: echo exactly the native ID bound to this result's call.
-      findings.push_back(
-          MakeFinding("ADR-226.3", kWireViolation, segment.request,
-                      echoed == nullptr ? ref.pointer : ref.pointer + "/id",
-                      what + (echoed == nullptr ? " omits the native id of its call"
-                                                : " carries another id than its call's native id"),
-                      answer.id, echoed == nullptr ? Json("absent") : *echoed));
-      break;
-    case Answer::IdRule::kAbsent:
-      // ADR-226.4 (226.16 for foreign and generic turns): an absent native ID stays absent.
-      findings.push_back(
-          MakeFinding(answer.absent_clause, kWireViolation, segment.request, ref.pointer + "/id",
-                      what + " carries an id although its call had none", "absent", *echoed));
-      break;
-    case Answer::IdRule::kNativeOfTurn: {
-      // ADR-226.4: no id the answered turn never carried.
-      Json allowed = Json::array();
-      for (const auto& id : answer.turn_ids) allowed.push_back(id);
+  const Json* id = detail::Member(*at.fr, "id");
+  if (own.native_id) {
+    if (id == nullptr || !KindExactEqual(*id, *own.native_id)) {
       findings.push_back(MakeFinding(
-          "ADR-226.4", kWireViolation, segment.request, ref.pointer + "/id",
-          what + " carries an id that no native part of its turn had", allowed, *echoed));
-      break;
+          "ADR-226.3", kWireViolation, request, id == nullptr ? at.pointer : at.pointer + "/id",
+          what + (id == nullptr ? " omits the native id of its call"
+                                : " carries another id than its call's native id"),
+          *own.native_id, id == nullptr ? Json("absent") : *id));
     }
-    case Answer::IdRule::kUnknown:
-      break;
-  }
-}
-
-bool PayloadFormIsObject(const model::Result& result) {
-  return result.kind == model::Result::Kind::kJson &&
-         (result.value.is_object() || result.value.is_array());
-}
-
-Json PayloadForm(const model::Result& result) {
-  return model::PayloadWireForm(result.kind == model::Result::Kind::kJson, result.value);
-}
-
-void JudgeSegment(const Segment& segment, const std::vector<Answer>& answers,
-                  std::vector<Finding>& findings) {
-  const Json& contents = *segment.contents;
-  std::vector<ResponseRef> responses;
-  std::vector<std::size_t> answering_contents;
-  for (std::size_t c = segment.model_at + 1; c < segment.end; ++c) {
-    const Json* parts = detail::Member(contents[c], "parts");
-    if (parts == nullptr || !parts->is_array()) continue;
-    bool any = false;
-    for (std::size_t p = 0; p < parts->size(); ++p) {
-      const Json* fr = detail::Member((*parts)[p], "functionResponse");
-      if (fr == nullptr || !fr->is_object()) continue;
-      any = true;
-      responses.push_back(
-          {c, p, fr,
-           "/contents/" + std::to_string(c) + "/parts/" + std::to_string(p) + "/functionResponse"});
-    }
-    if (any) answering_contents.push_back(c);
-  }
-
-  const std::string& label = segment.label;
-  const std::size_t request = segment.request;
-  // ADR-226.20: all answers of one call turn travel in one user content, one per call.
-  if (answering_contents.size() > 1) {
+  } else if (id != nullptr) {
+    // ADR-226.4 "An absent native ID stays absent"; ADR-226.16 "Foreign/generic turns provide
+    // no native binding".
     findings.push_back(MakeFinding(
-        "ADR-226.20", kWireViolation, request, "/contents/" + std::to_string(answering_contents[1]),
-        "the results of " + label + " are split over " + std::to_string(answering_contents.size()) +
-            " contents instead of one",
-        1, answering_contents.size()));
-  }
-  if (!answering_contents.empty()) {
-    const std::size_t a = answering_contents.front();
-    if (a != segment.model_at + 1) {
-      findings.push_back(
-          MakeFinding("ADR-226.20", kWireViolation, request,
-                      "/contents/" + std::to_string(segment.model_at + 1),
-                      "the results of " + label + " do not follow the model content they answer",
-                      segment.model_at + 1, a));
-    }
-    const Json* role = detail::Member(contents[a], "role");
-    if (role == nullptr || !role->is_string() || *role != "user") {
-      findings.push_back(MakeFinding("ADR-226.20", kWireViolation, request,
-                                     "/contents/" + std::to_string(a) + "/role",
-                                     "the results of " + label + " are not in a user content",
-                                     "user", role == nullptr ? Json("absent") : *role));
-    }
-    std::size_t answered = 0;
-    for (const auto& ref : responses) answered += ref.content == a ? 1 : 0;
-    if (answered != segment.expected) {
-      findings.push_back(MakeFinding(
-          "ADR-226.20", kWireViolation, request, "/contents/" + std::to_string(a) + "/parts",
-          "the answering content of " + label + " holds " + std::to_string(answered) +
-              " functionResponse parts for " + std::to_string(segment.expected) + " answered calls",
-          segment.expected, answered));
-    }
+        turn.foreign ? "ADR-226.16" : "ADR-226.4", kWireViolation, request, at.pointer + "/id",
+        what + " carries an id although its call had none", "absent", *id));
   }
 
-  // Identify each answer's functionResponse by its payload: object and list payloads first (an
-  // exact object), then scalar, text and error payloads (a one-member wrapper), so a wrapped
-  // scalar never takes the functionResponse of an object payload it could also match.
-  std::vector<bool> claimed(responses.size(), false);
-  std::vector<std::optional<std::size_t>> match(answers.size());
-  for (const bool objects : {true, false}) {
-    for (std::size_t r = 0; r < answers.size(); ++r) {
-      if (PayloadFormIsObject(answers[r].result) != objects) continue;
-      for (std::size_t f = 0; f < responses.size(); ++f) {
-        if (claimed[f]) continue;
-        const Json* response = detail::Member(*responses[f].fr, "response");
-        if (response != nullptr && Matches(answers[r].result, *response)) {
-          claimed[f] = true;
-          match[r] = f;
-          break;
-        }
-      }
-    }
-  }
-
-  std::vector<Json> forms;
-  forms.reserve(answers.size());
-  for (const auto& answer : answers) forms.push_back(PayloadForm(answer.result));
-  for (std::size_t r = 0; r < answers.size(); ++r) {
-    const Answer& answer = answers[r];
-    if (!match[r]) {
-      // Diagnose against the first unclaimed functionResponse, preferring the call's name.
-      std::optional<std::size_t> candidate;
-      for (std::size_t f = 0; f < responses.size() && !candidate; ++f) {
-        const Json* name = detail::Member(*responses[f].fr, "name");
-        if (!claimed[f] && answer.name && name != nullptr && *name == *answer.name) {
-          candidate = f;
-        }
-      }
-      for (std::size_t f = 0; f < responses.size() && !candidate; ++f) {
-        if (!claimed[f]) candidate = f;
-      }
-      if (candidate) {
-        claimed[*candidate] = true;
-        findings.push_back(Diagnose(answer.result, answer.label, request, responses[*candidate]));
-      } else {
-        findings.push_back(MakeFinding(
-            KindOfFinding(answer.result), kWireViolation, request,
-            "/contents/" + std::to_string(answering_contents.empty() ? segment.model_at + 1
-                                                                     : answering_contents.front()),
-            "no functionResponse carries " + answer.label, answer.result.value, nullptr));
-      }
-      continue;
-    }
-    std::vector<const Answer*> peers;
-    for (std::size_t o = 0; o < answers.size(); ++o) {
-      if (o != r && model::PayloadsClash(forms[r], forms[o])) peers.push_back(&answers[o]);
-    }
-    CheckEcho(answer, peers, segment, responses[*match[r]], findings);
-  }
-}
-
-// The results appended after exchange k, in request k+1.
-void JudgeExchangeResults(const CaseRun& run, const std::vector<detail::DecodedRequest>& decoded,
-                          std::size_t initial_turns, std::vector<Finding>& findings) {
-  for (std::size_t k = 1; k <= run.c.exchanges.size(); ++k) {
-    const model::Exchange& exchange = run.c.exchanges[k - 1];
-    const auto& results = exchange.then.results;
-    if (results.empty() || decoded.size() < k + 1) continue;
-    const Json* contents = detail::Contents(decoded[k].body);
-    if (contents == nullptr) continue;
-    // The model content replaying turn k anchors its answers; a missing one is the replay
-    // judge's finding.
-    const auto models = detail::ModelContentPositions(*contents);
-    const std::size_t turn = initial_turns + (k - 1);
-    if (turn >= models.size()) continue;
-    Segment segment;
-    segment.request = k + 1;
-    segment.contents = contents;
-    segment.model_at = models[turn];
-    segment.end = turn + 1 < models.size() ? models[turn + 1] : contents->size();
-    segment.label = "exchange " + std::to_string(k);
-    const Json* model_parts = detail::Member((*contents)[segment.model_at], "parts");
-    segment.expected =
-        model_parts == nullptr ? 0 : detail::FunctionCallPositions(*model_parts).size();
-
-    const Json scripted = detail::ScriptedParts(exchange);
-    const auto call_positions = detail::FunctionCallPositions(scripted);
-    std::vector<Answer> answers;
-    for (std::size_t r = 0; r < results.size(); ++r) {
-      Answer answer;
-      answer.result = results[r];
-      answer.label = "result " + std::to_string(r) + " of exchange " + std::to_string(k);
-      if (const auto selected = detail::ResolveSelector(results[r].call, scripted)) {
-        const Json& native = scripted[call_positions[*selected]]["functionCall"];
-        if (const Json* name = detail::Member(native, "name")) answer.name = *name;
-        if (const Json* id = detail::Member(native, "id")) {
-          answer.id_rule = Answer::IdRule::kExact;
-          answer.id = *id;
-        } else {
-          answer.id_rule = Answer::IdRule::kAbsent;
-        }
-      }
-      answers.push_back(std::move(answer));
-    }
-    JudgeSegment(segment, answers, findings);
-  }
-}
-
-// A tool message's payload as §5.4 states it: JSON text is its value, other text is text, and
-// is_error makes it an error. Nullopt for a message without string content.
-std::optional<model::Result> ToolPayload(const Json& message) {
-  const Json* content = detail::Member(message, "content");
-  if (content == nullptr || !content->is_string()) return std::nullopt;
-  model::Result result;
-  const Json* is_error = detail::Member(message, "is_error");
-  if (is_error != nullptr && is_error->is_boolean() && is_error->get<bool>()) {
-    result.kind = model::Result::Kind::kError;
-    result.value = *content;
-    return result;
-  }
-  if (auto value = detail::DecodeToolContent(content->get<std::string>())) {
-    result.value = std::move(*value);
-    result.kind = model::Result::Kind::kJson;
-  } else {
-    result.kind = model::Result::Kind::kText;
-    result.value = *content;
-  }
-  return result;
-}
-
-// Where the answer to generic call `call` of an initial assistant turn must echo from, taken
-// only from the case file.
-void ExpectIdFromCase(const Json& message, const Json& call, Answer& answer) {
-  const Json* native_parts = detail::CapsuleNativeParts(message);
-  if (native_parts == nullptr) {
-    // Foreign and generic turns provide no native binding (ADR-226.16).
-    answer.id_rule = Answer::IdRule::kAbsent;
-    answer.absent_clause = "ADR-226.16";
+  const auto& expected = expectations.of_call[call];
+  if (!expected) return;
+  const Json* response = detail::Member(*at.fr, "response");
+  if (response == nullptr || !response->is_object()) {
+    // The root itself is also the struct_roots judge's ADR-224.2 finding; a list result sent as
+    // a list is ADR-224.4's.
+    const bool list = IsList(expected->result);
+    findings.push_back(
+        MakeFinding(list ? "ADR-224.4" : "ADR-224.2", kWireViolation, request,
+                    response == nullptr ? at.pointer : at.pointer + "/response",
+                    "the functionResponse for " + expected->label + " has no object response",
+                    list ? NumericKeyObject(expected->result.value) : Json("object"),
+                    response == nullptr ? Json("absent") : *response));
     return;
   }
-  const Json* public_id = detail::Member(call, "id");
-  const auto positions = detail::FunctionCallPositions(*native_parts);
-  std::vector<Json> turn_ids;
-  for (const std::size_t p : positions) {
-    if (const Json* id = detail::Member((*native_parts)[p]["functionCall"], "id")) {
-      turn_ids.push_back(*id);
-    }
+  if (Accepts(run.profile, *expected, *response)) return;
+  // Interchangeable calls (identical and ID-less) may carry each other's results.
+  for (std::size_t o = 0; o < turn.calls.size(); ++o) {
+    const auto& other = expectations.of_call[o];
+    if (o == call || !other || own.native_id || turn.calls[o].native_id) continue;
+    if (Identical(own, turn.calls[o]) && Accepts(run.profile, *other, *response)) return;
   }
-  const Json& capsule = message["provider_state"]["gemini"];
-  if (const Json* bindings = detail::Member(capsule, "tool_call_bindings")) {
-    if (!bindings->is_array() || public_id == nullptr) {
-      // Malformed stored state: a refusal case; only a native id of the turn may appear.
-      answer.id_rule = Answer::IdRule::kNativeOfTurn;
-      answer.turn_ids = std::move(turn_ids);
+  const std::string at_response = at.pointer + "/response";
+  if (!PreservingForm(*expected, *response)) {
+    // The payload is another call's result: the answer is misassociated.
+    for (std::size_t o = 0; o < turn.calls.size(); ++o) {
+      const auto& other = expectations.of_call[o];
+      if (o == call || !other || !PreservingForm(*other, *response)) continue;
+      // ADR-226.20 for identical parallel calls ("Fresh same-name/same-argument parallel calls
+      // can be answered unambiguously"), ADR-226.3 otherwise.
+      findings.push_back(MakeFinding(
+          Identical(own, turn.calls[o]) ? "ADR-226.20" : "ADR-226.3", kWireViolation, request,
+          at_response,
+          what + " carries the result of call " + std::to_string(o) + " instead of its own",
+          expected->result.value, *response));
       return;
     }
+    findings.push_back(DiagnosePayload(run.profile, *expected, request, at_response, *response));
+    return;
+  }
+  // The adr profile only: the value is preserved, but not in these ADRs' encoding.
+  const char* clause = IsList(expected->result)     ? "ADR-224.4"
+                       : IsObject(expected->result) ? "ADR-224.3"
+                                                    : "ADR-224.5";
+  findings.push_back(MakeFinding(
+      clause, kWireViolation, request, at_response,
+      "the functionResponse for " + expected->label +
+          " keeps the value but not in the ADR-224 encoding",
+      IsList(expected->result) ? NumericKeyObject(expected->result.value) : expected->result.value,
+      *response));
+}
+
+// WIRE.1, WIRE.2 and every identified answer of one turn in one request.
+void JudgeTurn(const CaseRun& run, const detail::ConversationTurn& turn,
+               const TurnExpectations& expectations, std::size_t request, const Json& contents,
+               const detail::TurnAnswers& answers, std::vector<Finding>& findings) {
+  std::size_t pending = 0;
+  for (const auto& call : turn.calls) pending += call.answered_inside ? 0 : 1;
+  if (answers.responses.empty() && (!expectations.has_answers || pending == 0)) return;
+  const std::string& label = turn.label;
+
+  // WIRE.1: "All answers go back in one user content, one functionResponse part per call", the
+  // content right after the model content ("function response turn comes immediately after a
+  // function call turn").
+  std::vector<std::size_t> holders;
+  for (const auto& r : answers.responses) {
+    if (holders.empty() || holders.back() != r.content) holders.push_back(r.content);
+  }
+  const std::size_t next = answers.model_at + 1;
+  if (holders.size() > 1) {
+    findings.push_back(MakeFinding("WIRE.1", kWireViolation, request,
+                                   "/contents/" + std::to_string(holders[1]),
+                                   "the answers to " + label + " are split over " +
+                                       std::to_string(holders.size()) + " contents instead of one",
+                                   1, holders.size()));
+  }
+  if (!holders.empty()) {
+    if (holders.front() != next) {
+      findings.push_back(
+          MakeFinding("WIRE.1", kWireViolation, request, "/contents/" + std::to_string(next),
+                      "the answers to " + label + " do not follow the model content they answer",
+                      next, holders.front()));
+    }
+    const Json* role = detail::Member(contents[holders.front()], "role");
+    if (role == nullptr || !role->is_string() || *role != "user") {
+      findings.push_back(MakeFinding("WIRE.1", kWireViolation, request,
+                                     "/contents/" + std::to_string(holders.front()) + "/role",
+                                     "the answers to " + label + " are not in a user content",
+                                     "user", role == nullptr ? Json("absent") : *role));
+    }
+  }
+  for (std::size_t r = 0; r < answers.responses.size(); ++r) {
+    const auto& call = answers.call_of[r];
+    if (!call) {
+      findings.push_back(
+          MakeFinding("WIRE.1", kWireViolation, request, answers.responses[r].pointer,
+                      "a functionResponse after " + label + " answers none of its pending calls"));
+    } else if (answers.answer_of[*call] != r) {
+      findings.push_back(MakeFinding(
+          "WIRE.1", kWireViolation, request, answers.responses[r].pointer,
+          "a second functionResponse answers call " + std::to_string(*call) + " of " + label));
+    }
+  }
+  // A pending call without an answer, pointed at its functionCall part on the wire.
+  const Json* model_parts = detail::Member(contents[answers.model_at], "parts");
+  const auto wire_calls = model_parts != nullptr && model_parts->is_array()
+                              ? detail::FunctionCallPositions(*model_parts)
+                              : std::vector<std::size_t>{};
+  for (std::size_t c = 0; c < turn.calls.size(); ++c) {
+    if (turn.calls[c].answered_inside || answers.answer_of[c]) continue;
+    const std::string where = c < wire_calls.size()
+                                  ? "/contents/" + std::to_string(answers.model_at) + "/parts/" +
+                                        std::to_string(wire_calls[c]) + "/functionCall"
+                                  : "/contents/" + std::to_string(answers.model_at);
+    findings.push_back(
+        MakeFinding("WIRE.1", kWireViolation, request, where,
+                    "call " + std::to_string(c) + " of " + label + " has no functionResponse"));
+  }
+  // WIRE.2: Gemini pairs the answers of ID-less calls by position, so they follow their calls.
+  std::optional<std::size_t> last;
+  for (std::size_t r = 0; r < answers.responses.size(); ++r) {
+    const auto& call = answers.call_of[r];
+    if (!call || answers.answer_of[*call] != r || turn.calls[*call].native_id) continue;
+    if (last && *call < *last) {
+      findings.push_back(
+          MakeFinding("WIRE.2", kWireViolation, request, answers.responses[r].pointer,
+                      "the answer to ID-less call " + std::to_string(*call) + " of " + label +
+                          " comes after the answer to call " + std::to_string(*last),
+                      *last, *call));
+    }
+    last = last ? std::max(*last, *call) : *call;
+  }
+  for (std::size_t r = 0; r < answers.responses.size(); ++r) {
+    const auto& call = answers.call_of[r];
+    if (!call || answers.answer_of[*call] != r) continue;
+    JudgeAnswer(run, turn, expectations, *call, request, answers.responses[r], findings);
+  }
+}
+
+// A tool message's payload: JSON text is its value, other text is text, is_error an error.
+std::optional<Expected> ToolPayload(const Json& message, std::size_t index) {
+  const Json* content = detail::Member(message, "content");
+  if (content == nullptr || !content->is_string()) return std::nullopt;
+  Expected e;
+  e.label = "tool message " + std::to_string(index) + " of the transcript";
+  const Json* is_error = detail::Member(message, "is_error");
+  if (is_error != nullptr && is_error->is_boolean() && is_error->get<bool>()) {
+    e.result.kind = model::Result::Kind::kError;
+    e.result.value = *content;
+    return e;
+  }
+  if (auto value = detail::DecodeToolContent(content->get<std::string>())) {
+    e.result.kind = model::Result::Kind::kJson;
+    e.result.value = std::move(*value);
+    e.text = content->get<std::string>();
+  } else {
+    e.result.kind = model::Result::Kind::kText;
+    e.result.value = *content;
+  }
+  return e;
+}
+
+// The native call (index into `turn.calls`) a generic call of an owned initial turn stands for,
+// taken only from the case file: its binding's native id, else an unambiguous name and
+// ADR-226.8 argument match (identical ID-less calls are interchangeable: the first free one).
+std::optional<std::size_t> NativeCallOf(const Json& message, const Json& generic,
+                                        const detail::ConversationTurn& turn,
+                                        const std::vector<bool>& taken) {
+  const Json* public_id = detail::Member(generic, "id");
+  const Json& capsule = message["provider_state"]["gemini"];
+  bool only_idless = false;
+  if (const Json* bindings = detail::Member(capsule, "tool_call_bindings")) {
+    if (!bindings->is_array() || public_id == nullptr) return std::nullopt;
     for (const auto& binding : *bindings) {
       const Json* bound = detail::Member(binding, "tool_call_id");
       const Json* native_id = detail::Member(binding, "native_id");
       if (bound == nullptr || native_id == nullptr || !KindExactEqual(*bound, *public_id)) {
         continue;
       }
-      answer.id_rule = Answer::IdRule::kExact;
-      answer.id = *native_id;
-      for (const std::size_t p : positions) {
-        const Json& fc = (*native_parts)[p]["functionCall"];
-        const Json* id = detail::Member(fc, "id");
-        const Json* name = detail::Member(fc, "name");
-        if (id != nullptr && name != nullptr && KindExactEqual(*id, *native_id))
-          answer.name = *name;
+      for (std::size_t c = 0; c < turn.calls.size(); ++c) {
+        if (turn.calls[c].native_id && KindExactEqual(*turn.calls[c].native_id, *native_id)) {
+          return c;
+        }
       }
-      return;
+      return std::nullopt;
     }
-    // An unbound call of a turn with bindings had no native id (ADR-226.2 binds every one).
-    answer.id_rule = Answer::IdRule::kAbsent;
-    return;
+    only_idless = true;  // an unbound call had no native id
   }
-  // A legacy capsule: the unique native part with the same name and ADR-226.8-equal args.
-  const Json* name = detail::Member(call, "name");
-  const Json* arguments = detail::Member(call, "arguments");
+  const Json* name = detail::Member(generic, "name");
+  const Json* arguments = detail::Member(generic, "arguments");
   const Json empty = Json::object();
-  std::optional<std::size_t> found;
-  std::size_t count = 0;
-  for (const std::size_t p : positions) {
-    const Json& fc = (*native_parts)[p]["functionCall"];
-    const Json* native_name = detail::Member(fc, "name");
-    const Json* args = detail::Member(fc, "args");
-    if (name == nullptr || native_name == nullptr || !KindExactEqual(*name, *native_name)) continue;
-    if (!detail::ArgumentsEqual(args != nullptr ? *args : empty,
-                             arguments != nullptr ? *arguments : empty)) {
-      continue;
-    }
-    ++count;
-    found = p;
+  std::vector<std::size_t> candidates;
+  for (std::size_t c = 0; c < turn.calls.size(); ++c) {
+    const auto& call = turn.calls[c];
+    if (only_idless && call.native_id) continue;
+    if (name == nullptr || !call.name || !KindExactEqual(*name, *call.name)) continue;
+    if (!detail::ArgumentsEqual(call.args, arguments != nullptr ? *arguments : empty)) continue;
+    candidates.push_back(c);
   }
-  if (count == 1) {
-    const Json* id = detail::Member((*native_parts)[*found]["functionCall"], "id");
-    if (id != nullptr) {
-      answer.id_rule = Answer::IdRule::kExact;
-      answer.id = *id;
-    } else {
-      answer.id_rule = Answer::IdRule::kAbsent;
-    }
-    return;
+  if (candidates.size() == 1) return candidates.front();
+  for (const std::size_t c : candidates) {
+    if (turn.calls[c].native_id) return std::nullopt;  // ambiguous: a refusal case
   }
-  answer.id_rule = Answer::IdRule::kNativeOfTurn;
-  answer.turn_ids = std::move(turn_ids);
+  for (const std::size_t c : candidates) {
+    if (!taken[c]) return c;
+  }
+  return std::nullopt;
 }
 
-// The tool messages of the initial transcript: each initial assistant turn t is the t-th model
-// content of every request (INTERPRETING §8, replay), answered right after it.
-void JudgeTranscriptResults(const CaseRun& run, const std::vector<detail::DecodedRequest>& decoded,
-                            std::vector<Finding>& findings) {
+std::vector<TurnExpectations> CaseExpectations(const CaseRun& run,
+                                               const std::vector<detail::ConversationTurn>& turns) {
+  std::vector<TurnExpectations> out(turns.size());
+  for (std::size_t t = 0; t < turns.size(); ++t) out[t].of_call.resize(turns[t].calls.size());
+
+  // The initial transcript's tool messages answer the nearest preceding assistant turn.
   const Json& transcript = run.c.transcript;
-  if (!transcript.is_array()) return;
-  struct Turn {
-    std::size_t index = 0;  // among the initial assistant turns
-    std::vector<Answer> answers;
-  };
-  std::vector<Turn> turns;
+  std::optional<std::size_t> turn;
+  const Json* assistant = nullptr;
+  std::vector<bool> taken;
   std::size_t assistants = 0;
-  const Json* current = nullptr;  // the nearest preceding assistant message
-  std::vector<bool> answered;
-  for (std::size_t m = 0; m < transcript.size(); ++m) {
+  for (std::size_t m = 0; transcript.is_array() && m < transcript.size(); ++m) {
     const Json& message = transcript[m];
     const Json* role = detail::Member(message, "role");
     if (role == nullptr || !role->is_string()) continue;
     if (*role == "assistant") {
-      current = &message;
-      turns.push_back({assistants++, {}});
-      const Json* calls = detail::Member(message, "tool_calls");
-      answered.assign(calls != nullptr && calls->is_array() ? calls->size() : 0, false);
+      if (assistants >= turns.size()) break;
+      turn = assistants++;
+      assistant = &message;
+      taken.assign(turns[*turn].calls.size(), false);
       continue;
     }
-    if (*role != "tool" || current == nullptr) continue;
-    const Json* calls = detail::Member(*current, "tool_calls");
+    if (*role != "tool" || !turn) continue;
+    out[*turn].has_answers = true;
+    const Json* calls = detail::Member(*assistant, "tool_calls");
     const Json* tool_call_id = detail::Member(message, "tool_call_id");
     if (calls == nullptr || !calls->is_array() || tool_call_id == nullptr) continue;
-    std::optional<std::size_t> call;
-    for (std::size_t i = 0; i < calls->size() && !call; ++i) {
+    std::optional<std::size_t> generic;
+    for (std::size_t i = 0; i < calls->size() && !generic; ++i) {
       const Json* id = detail::Member((*calls)[i], "id");
-      if (id != nullptr && KindExactEqual(*id, *tool_call_id)) call = i;
+      if (id != nullptr && KindExactEqual(*id, *tool_call_id)) generic = i;
     }
-    if (!call || answered[*call]) continue;  // orphan or duplicate: a refusal case
-    auto payload = ToolPayload(message);
+    if (!generic) continue;  // an orphan: a refusal case
+    const auto& t = turns[*turn];
+    const std::optional<std::size_t> call =
+        t.foreign ? generic : NativeCallOf(*assistant, (*calls)[*generic], t, taken);
+    if (!call || *call >= t.calls.size() || taken[*call]) continue;
+    auto payload = ToolPayload(message, m);
     if (!payload) continue;
-    answered[*call] = true;
-    Answer answer;
-    answer.result = std::move(*payload);
-    answer.label = "tool message " + std::to_string(m) + " of the transcript";
-    if (const Json* name = detail::Member((*calls)[*call], "name")) answer.name = *name;
-    ExpectIdFromCase(*current, (*calls)[*call], answer);
-    turns.back().answers.push_back(std::move(answer));
+    taken[*call] = true;
+    out[*turn].of_call[*call] = std::move(*payload);
   }
 
-  for (std::size_t r = 0; r < decoded.size(); ++r) {
-    const Json* contents = detail::Contents(decoded[r].body);
-    if (contents == nullptr) continue;
-    const auto models = detail::ModelContentPositions(*contents);
-    for (const Turn& turn : turns) {
-      // A missing model content is the replay judge's finding.
-      if (turn.answers.empty() || turn.index >= models.size()) continue;
-      Segment segment;
-      segment.request = r + 1;
-      segment.contents = contents;
-      segment.model_at = models[turn.index];
-      segment.end = turn.index + 1 < models.size() ? models[turn.index + 1] : contents->size();
-      segment.label = "initial model turn " + std::to_string(turn.index + 1);
-      segment.expected = turn.answers.size();
-      JudgeSegment(segment, turn.answers, findings);
+  // `then.results`: selectors pick parse-order calls of the exchange's scripted response.
+  const std::size_t initial = detail::InitialAssistants(run.c).size();
+  for (std::size_t k = 0; k < run.c.exchanges.size(); ++k) {
+    const auto& results = run.c.exchanges[k].then.results;
+    auto& expectations = out[initial + k];
+    if (results.empty()) continue;
+    expectations.has_answers = true;
+    const Json scripted = detail::ScriptedParts(run.c.exchanges[k]);
+    for (std::size_t r = 0; r < results.size(); ++r) {
+      const auto call = detail::ResolveSelector(results[r].call, scripted);
+      if (!call || *call >= expectations.of_call.size()) continue;  // a harness error
+      Expected e;
+      e.result = results[r];
+      e.label = "result " + std::to_string(r) + " of exchange " + std::to_string(k + 1);
+      expectations.of_call[*call] = std::move(e);
     }
   }
+  return out;
 }
 
 }  // namespace
@@ -559,8 +491,40 @@ std::vector<Finding> JudgeResults(const CaseRun& run) {
   std::vector<Finding> findings;
   std::vector<detail::DecodedRequest> storage;
   const auto& decoded = detail::DecodedJournal(run, storage);
-  JudgeTranscriptResults(run, decoded, findings);
-  JudgeExchangeResults(run, decoded, detail::InitialAssistants(run.c).size(), findings);
+  const auto turns = detail::ConversationTurns(run.c);
+  const auto expectations = CaseExpectations(run, turns);
+  for (std::size_t r = 0; r < decoded.size(); ++r) {
+    const Json* contents = detail::Contents(decoded[r].body);
+    if (contents == nullptr) continue;
+    const std::size_t carried = detail::TurnsInRequest(run.c, r + 1);
+    for (std::size_t t = 0; t < turns.size(); ++t) {
+      const auto answers = detail::AnswersToTurn(turns, t, carried, *contents);
+      if (!answers) continue;
+      JudgeTurn(run, turns[t], expectations[t], r + 1, *contents, *answers, findings);
+    }
+  }
+  if (run.profile == Profile::kGemini) {
+    // What the gemini profile leaves out, noted once per case that had such a result.
+    bool list = false;
+    bool scalar = false;
+    for (const auto& turn : expectations) {
+      for (const auto& e : turn.of_call) {
+        if (!e) continue;
+        list = list || IsList(e->result);
+        scalar = scalar || IsScalar(e->result);
+      }
+    }
+    if (list) {
+      findings.push_back(NotJudged("ADR-224.4",
+                                   "profile gemini: a list result is judged as preserved in any "
+                                   "object root, not at numeric keys"));
+    }
+    if (scalar) {
+      findings.push_back(NotJudged("ADR-224.5",
+                                   "profile gemini: a scalar, text or error result is judged as "
+                                   "preserved in any object root, not as a one-member wrapper"));
+    }
+  }
   return findings;
 }
 

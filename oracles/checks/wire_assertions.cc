@@ -1,4 +1,8 @@
-// ADR-224.12 and the case's own clauses: the case's literal wire assertions, kind-exact.
+// ADR-224.12 and the clauses the assertions name: the case's literal wire assertions,
+// kind-exact. An assertion with `answering` is relative to the functionResponse that answers
+// that call, identified as the results judge identifies it (answers.h), so the order of the
+// answers of ID'd calls stays free.
+#include "oracles/checks/answers.h"
 #include "oracles/checks/judge.h"
 #include "oracles/checks/wire_view.h"
 
@@ -8,43 +12,67 @@ std::vector<Finding> JudgeWireAssertions(const CaseRun& run) {
   std::vector<Finding> findings;
   const auto& assertions = run.c.expect.wire;
   if (assertions.empty()) return findings;
-  // A wire assertion demonstrates the clause the case cites first.
-  const std::string clause = run.c.clauses.empty() ? "ADR-224.12" : run.c.clauses.front();
+  // An assertion without its own clause demonstrates the clause the case cites first.
+  const std::string fallback = run.c.clauses.empty() ? "ADR-224.12" : run.c.clauses.front();
   std::vector<detail::DecodedRequest> storage;
   const auto& decoded = detail::DecodedJournal(run, storage);
+  std::optional<std::vector<detail::ConversationTurn>> turns;
   for (std::size_t a = 0; a < assertions.size(); ++a) {
     const model::WireAssertion& assertion = assertions[a];
+    const std::string clause = assertion.clause.empty() ? fallback : assertion.clause;
     const std::string label = "wire assertion " + std::to_string(a);
     const std::size_t request = assertion.request;
+    const Json expected = assertion.equals ? *assertion.equals : Json("absent");
     if (request == 0 || request > decoded.size() || !decoded[request - 1].body) {
       findings.push_back(MakeFinding(
           clause, kWireViolation, request, assertion.pointer,
           label + ": request " + std::to_string(request) + " was not sent or did not decode",
-          assertion.equals ? *assertion.equals : Json("absent"), "no request"));
+          expected, "no request"));
       continue;
     }
     const Json& body = *decoded[request - 1].body;
+    std::string pointer_text = assertion.pointer;
+    if (assertion.answering) {
+      if (!turns) turns = detail::ConversationTurns(run.c);
+      const auto& [turn, call] = *assertion.answering;
+      const Json* contents = detail::Contents(decoded[request - 1].body);
+      std::optional<detail::TurnAnswers> answers;
+      if (contents != nullptr && turn >= 1) {
+        answers = detail::AnswersToTurn(*turns, turn - 1, detail::TurnsInRequest(run.c, request),
+                                        *contents);
+      }
+      if (!answers || call >= answers->answer_of.size() || !answers->answer_of[call]) {
+        findings.push_back(MakeFinding(clause, kWireViolation, request, assertion.pointer,
+                                       label + ": no functionResponse of request " +
+                                           std::to_string(request) + " answers call " +
+                                           std::to_string(call) + " of model turn " +
+                                           std::to_string(turn) + " (answering)",
+                                       expected, "no answering functionResponse"));
+        continue;
+      }
+      pointer_text = answers->responses[*answers->answer_of[call]].pointer + assertion.pointer;
+    }
     const Json* value = nullptr;
     try {
-      const Json::json_pointer pointer(assertion.pointer);
+      const Json::json_pointer pointer(pointer_text);
       if (body.contains(pointer)) value = &body.at(pointer);
     } catch (const Json::exception&) {
       value = nullptr;  // a pointer that cannot resolve resolves to nothing
     }
     if (assertion.absent) {
       if (value != nullptr) {
-        findings.push_back(MakeFinding(clause, kWireViolation, request, assertion.pointer,
+        findings.push_back(MakeFinding(clause, kWireViolation, request, pointer_text,
                                        label + ": the member is present", "absent", *value));
       }
       continue;
     }
     if (!assertion.equals) continue;
     if (value == nullptr) {
-      findings.push_back(MakeFinding(clause, kWireViolation, request, assertion.pointer,
+      findings.push_back(MakeFinding(clause, kWireViolation, request, pointer_text,
                                      label + ": the member is absent", *assertion.equals,
                                      "absent"));
     } else if (!KindExactEqual(*value, *assertion.equals)) {
-      findings.push_back(MakeFinding(clause, kWireViolation, request, assertion.pointer,
+      findings.push_back(MakeFinding(clause, kWireViolation, request, pointer_text,
                                      label + ": the value differs (kind-exact)", *assertion.equals,
                                      *value));
     }

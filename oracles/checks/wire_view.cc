@@ -1,7 +1,6 @@
 #include "oracles/checks/wire_view.h"
 
 #include "oracles/checks/finding.h"
-#include "reference_impl/json_equality.h"
 
 namespace gemini_oracle::checks::detail {
 namespace {
@@ -18,14 +17,41 @@ void AppendCandidateParts(const Json& response, Json& out) {
 
 }  // namespace
 
-bool ArgumentsEqual(const Json& a, const Json& b) { return ref::ArgumentsEqual(a, b); }
+bool ArgumentsEqual(const Json& a, const Json& b) {
+  // ADR-226.8: "Treat integer/float pairs as the same numeric value only when their conversion
+  // is exact and reversible; preserve strict separation from strings, booleans and other
+  // scalar kinds." Exact values, so a big integer is compared by its literal.
+  if (IsNumeric(a) && IsNumeric(b)) return NumbersEqual(a, b);
+  if (a.type() != b.type()) return false;
+  switch (a.type()) {
+    case Json::value_t::object: {
+      if (a.size() != b.size()) return false;
+      for (auto it = a.begin(); it != a.end(); ++it) {
+        const auto other = b.find(it.key());
+        if (other == b.end() || !ArgumentsEqual(it.value(), *other)) return false;
+      }
+      return true;
+    }
+    case Json::value_t::array: {
+      if (a.size() != b.size()) return false;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (!ArgumentsEqual(a[i], b[i])) return false;
+      }
+      return true;
+    }
+    case Json::value_t::string:
+    case Json::value_t::boolean:
+      return a == b;
+    case Json::value_t::null:
+      return true;
+    default:
+      return false;  // other binary values are no arguments
+  }
+}
 
 std::optional<Json> DecodeToolContent(std::string_view text) {
-  try {
-    return ParseJson(text);
-  } catch (const Json::exception&) {
-    return std::nullopt;
-  }
+  JudgeDecoded decoded = DecodeJudgeJson(text);
+  return std::move(decoded.value);
 }
 
 const Json* Member(const Json& object, const char* key) {
@@ -39,13 +65,23 @@ std::vector<DecodedRequest> DecodeJournal(const std::vector<capture::JournalEntr
   out.reserve(journal.size());
   for (const auto& entry : journal) {
     DecodedRequest decoded;
-    try {
-      decoded.body = ParseJson(entry.body);
-    } catch (const Json::parse_error& error) {
-      decoded.error = "not JSON (parse error at byte " + std::to_string(error.byte) + ")";
-    } catch (const Json::out_of_range&) {
-      // ParseJson's other documented refusal: no reader holds such a number as sent.
-      decoded.error = "not decodable (a number beyond the range of a double)";
+    JudgeDecoded read = DecodeJudgeJson(entry.body);
+    decoded.repeated_member = read.repeated_member;
+    switch (read.error) {
+      case JudgeDecoded::Error::kNone:
+        decoded.body = std::move(read.value);
+        break;
+      case JudgeDecoded::Error::kSyntax:
+        decoded.error = "not JSON (parse error at byte " + std::to_string(read.byte) + ")";
+        break;
+      case JudgeDecoded::Error::kTooDeep:
+        decoded.error = "not decodable (nested deeper than " + std::to_string(kJudgeMaxDepth) +
+                        " levels, at byte " + std::to_string(read.byte) + ")";
+        break;
+      case JudgeDecoded::Error::kNumberRange:
+        // No reader holds such a number as sent (1e400).
+        decoded.error = "not decodable (a number beyond the range of a double)";
+        break;
     }
     out.push_back(std::move(decoded));
   }
@@ -207,7 +243,7 @@ bool NumericKeyed(const Json& object) {
 void CollectDrifts(const Json& expected, const Json& actual, const std::string& pointer,
                    std::vector<DriftAt>& out) {
   if (KindExactEqual(expected, actual)) return;
-  if (expected.is_number() && actual.is_number()) {
+  if (IsNumeric(expected) && IsNumeric(actual)) {
     out.push_back(
         {ArgumentsEqual(expected, actual) ? Drift::kNumericKind : Drift::kOther, pointer});
     return;
@@ -270,14 +306,18 @@ std::vector<DriftAt> Drifts(const Json& expected, const Json& actual, const std:
 }
 
 std::optional<DriftAt> WorstDrift(const std::vector<DriftAt>& drifts) {
-  for (const auto& d : drifts) {
-    if (d.drift == Drift::kOther) return d;
+  for (const Drift rank :
+       {Drift::kOther, Drift::kListBecameObject, Drift::kNumericKind, Drift::kObjectBecameList}) {
+    for (const auto& d : drifts) {
+      if (d.drift == rank) return d;
+    }
   }
-  for (const auto& d : drifts) {
-    if (d.drift == Drift::kListBecameObject) return d;
-  }
-  if (drifts.empty()) return std::nullopt;
-  return drifts.front();
+  return std::nullopt;
+}
+
+std::vector<DriftAt> Without(std::vector<DriftAt> drifts, Drift drift) {
+  std::erase_if(drifts, [drift](const DriftAt& d) { return d.drift == drift; });
+  return drifts;
 }
 
 }  // namespace gemini_oracle::checks::detail

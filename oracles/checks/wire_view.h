@@ -9,26 +9,32 @@
 
 #include "oracles/capture/journal.h"
 #include "oracles/checks/judge.h"
+#include "oracles/checks/judge_json.h"
 #include "oracles/model/case.h"
 #include "reference_impl/json.h"
 
 namespace gemini_oracle::checks::detail {
 
-/// One journaled body, decoded kind-preservingly. `body` is empty when it did not decode.
+/// One journaled body, decoded kind-preservingly by the judges' own reader (judge_json.h): an
+/// integer literal beyond 64 bits is a big integer, never a rounded double. `body` is empty
+/// when it did not decode.
 struct DecodedRequest {
   std::optional<Json> body;
-  std::string error;  // parse error text (positions only, no content)
+  std::string error;             // parse error text (positions only, no content)
+  bool repeated_member = false;  // an object of the body names a member twice
 };
 
 std::vector<DecodedRequest> DecodeJournal(const std::vector<capture::JournalEntry>& journal);
 
 /// The judges' own ADR-226.8 equality (independent of the reference implementation's): recursive
-/// and kind-strict except that an integer and a float are equal when their values are exactly
-/// the same number. Object member order is free.
+/// and kind-strict except that numbers (integers, doubles, big integers) are equal when their
+/// exact values are the same number (NumbersEqual). Object member order is free.
 bool ArgumentsEqual(const Json& a, const Json& b);
 
 /// A tool message's content decoded as JSON text the way a judge reads it, or nullopt when it
-/// is not a JSON text (then the payload is text). Never throws.
+/// is not a JSON text the judges can hold (then the payload is text, as for the reference:
+/// invalid JSON, nesting past kJudgeMaxDepth, a number beyond a double such as 1e400). An
+/// integer beyond 64 bits is kept exactly as a big integer. Never throws.
 std::optional<Json> DecodeToolContent(std::string_view text);
 
 /// The run's decoded journal: the shared one when JudgeAll made it, else decoded into `storage`.
@@ -74,11 +80,14 @@ std::optional<std::string> FirstDifference(const Json& expected, const Json& act
 std::optional<std::string> ListTurnedObject(const Json& expected, const Json& actual,
                                             const std::string& pointer);
 
-/// How a replayed value differs from the native one.
+/// How a replayed value differs from the native one. Which clause a drift violates depends on
+/// where it happens (ADR-224.F1 / D5 in INTERPRETING.md): kNumericKind is ADR-224.8 in replayed
+/// native parts, ADR-224.F1 in results and no finding in public arguments; kObjectBecameList
+/// is ADR-224.F1 everywhere; kListBecameObject is ADR-224.6 everywhere.
 enum class Drift {
-  kNumericKind,       // only an integer/float kind, value exact (ADR-224.F1)
-  kObjectBecameList,  // an object decoded into a list (ADR-224.F1)
-  kListBecameObject,  // a list cast into an object (ADR-224.6)
+  kNumericKind,       // only an integer/float kind, value exact (1.0 -> 1)
+  kObjectBecameList,  // an object decoded into a list ({} -> [], {"0":a} -> [a])
+  kListBecameObject,  // a list cast into an object ([a] -> {"0":a})
   kOther,             // anything else: a member dropped, added or changed
 };
 
@@ -90,7 +99,11 @@ struct DriftAt {
 /// Every difference between `expected` and `actual`, in document order (empty when equal).
 std::vector<DriftAt> Drifts(const Json& expected, const Json& actual, const std::string& pointer);
 
-/// The most serious drift: the first kOther, else the first kListBecameObject, else the first.
+/// The most serious drift: the first kOther, else the first kListBecameObject, else the first
+/// kNumericKind, else the first kObjectBecameList (the only open one in every place).
 std::optional<DriftAt> WorstDrift(const std::vector<DriftAt>& drifts);
+
+/// `drifts` without those of kind `drift` (e.g. numeric kind where it is no finding).
+std::vector<DriftAt> Without(std::vector<DriftAt> drifts, Drift drift);
 
 }  // namespace gemini_oracle::checks::detail

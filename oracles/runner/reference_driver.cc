@@ -25,6 +25,7 @@ ref::RequestOptions OptionsOf(const Case& c) {
   if (const auto it = o.find("generation_config"); it != o.end()) {
     options.generation_config = *it;
   }
+  if (const auto it = o.find("tool_config"); it != o.end()) options.tool_config = *it;
   return options;
 }
 
@@ -171,12 +172,17 @@ DriverReport ReferenceDriver::Run(const Case& c, const std::string& base_url) {
 
   std::size_t exchange = 0;
   const auto refuse = [&](const ref::ProviderError& e, const char* phase) {
-    report.refusal = Refusal{e.code(), phase, exchange, e.what()};
+    report.refusal = Refusal{e.code(), phase, exchange, e.what(), std::nullopt, std::nullopt};
+    // The stored state the refusal concerns (fixtures/INTERPRETING.md §7.2): indices only.
+    if (const auto where = e.location()) {
+      report.refusal->message_index = where->message;
+      report.refusal->part_index = where->native_part;
+    }
   };
   // Anything else the implementation throws is an untyped refusal (fixtures/INTERPRETING.md
   // §5.1): judged as wrong-error or should-have-accepted, not as a harness error.
   const auto untyped = [&](const std::exception& e, const char* phase) {
-    report.refusal = Refusal{"", phase, exchange, e.what()};
+    report.refusal = Refusal{"", phase, exchange, e.what(), std::nullopt, std::nullopt};
   };
   try {
     try {

@@ -16,6 +16,7 @@
 
 #include "oracles/capture/capture_server.h"
 #include "oracles/checks/judge.h"
+#include "oracles/checks/judge_json.h"
 #include "oracles/runner/case_loader.h"
 #include "reports/index.h"
 
@@ -116,8 +117,9 @@ nlohmann::json FindingJson(const checks::Finding& f, bool gating, SentBodies& se
       out[key] = nlohmann::json::parse(text);
     }
   };
-  bounded("expected", DumpJson(f.expected));
-  bounded("actual", DumpJson(f.actual));
+  // A big integer (a binary value of the judges' reader) is shown as its digits, marked.
+  bounded("expected", DumpJson(checks::Readable(f.expected)));
+  bounded("actual", DumpJson(checks::Readable(f.actual)));
   out["message"] = f.message;
   // A pointer the request lacks: show where the request stops, so a reader sees what was
   // sent there instead of a bare "absent".

@@ -4,7 +4,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <set>
+#include <vector>
 
 #include "oracles/runner/case_loader.h"
 #include "oracles/runner/reference_driver.h"
@@ -28,10 +31,12 @@ class Gate : public ::testing::Test {
     delete loader_;
   }
 
-  static nlohmann::json RunWith(ReferenceDriver::RequestHook hook) {
+  static nlohmann::json RunWith(ReferenceDriver::RequestHook hook,
+                                checks::Profile profile = checks::Profile::kAdr) {
     SuiteOptions options;
     options.jobs = 2;
     options.seed = 11;
+    options.profile = profile;
     return RunSuite(
         corpus_->cases, loader_->registry(),
         [hook] { return std::make_unique<ReferenceDriver>(hook); }, options);
@@ -75,6 +80,12 @@ TEST_F(Gate, ReferenceImplementationPassesTheCorpus) {
   EXPECT_GE(passed, 70u);
 }
 
+// Passes under the portable profile too: what the adr profile accepts, gemini accepts.
+TEST_F(Gate, ReferenceImplementationPassesUnderTheGeminiProfile) {
+  const nlohmann::json results = RunWith({}, checks::Profile::kGemini);
+  for (const auto& r : results) EXPECT_FALSE(reports::Gates(r)) << r.dump(2);
+}
+
 // Walks every functionResponse / functionCall of a request body.
 template <typename F>
 void ForEachPart(Json& request, const char* member, F&& f) {
@@ -91,7 +102,42 @@ struct Fault {
   const char* name;
   const char* clause;
   ReferenceDriver::RequestHook hook;
+  checks::Profile profile = checks::Profile::kAdr;
 };
+
+// The model contents of a request, in order.
+std::vector<Json*> ModelContents(Json& request) {
+  std::vector<Json*> out;
+  if (!request.contains("contents")) return out;
+  for (auto& content : request["contents"]) {
+    if (content.value("role", "") == "model") out.push_back(&content);
+  }
+  return out;
+}
+
+// Swaps the ids of the first two functionResponse parts of the first content holding two.
+void SwapFirstTwoResponseIds(Json& request, std::size_t min_model_contents) {
+  if (ModelContents(request).size() < min_model_contents) return;
+  for (auto& content : request["contents"]) {
+    auto& parts = content["parts"];
+    if (parts.size() >= 2 && parts[0].contains("functionResponse") &&
+        parts[1].contains("functionResponse") && parts[0]["functionResponse"].contains("id") &&
+        parts[1]["functionResponse"].contains("id")) {
+      std::swap(parts[0]["functionResponse"]["id"], parts[1]["functionResponse"]["id"]);
+      return;
+    }
+  }
+}
+
+// An integral float anywhere inside `value` becomes the integer of the same value.
+void FloatsToIntegers(Json& value) {
+  if (value.is_number_float()) {
+    const double d = value.get<double>();
+    if (d == static_cast<double>(static_cast<std::int64_t>(d))) value = static_cast<std::int64_t>(d);
+  } else if (value.is_object() || value.is_array()) {
+    for (auto& item : value) FloatsToIntegers(item);
+  }
+}
 
 // Names the fault in test listings instead of dumping its bytes.
 void PrintTo(const Fault& fault, std::ostream* os) { *os << fault.name; }
@@ -100,7 +146,7 @@ class GateCatches : public Gate, public ::testing::WithParamInterface<Fault> {};
 
 // Fails the gate, citing the right clause, when the wire is broken in one known way.
 TEST_P(GateCatches, BrokenWire) {
-  const nlohmann::json results = RunWith(GetParam().hook);
+  const nlohmann::json results = RunWith(GetParam().hook, GetParam().profile);
   const auto clauses = FailedClauses(results);
   EXPECT_TRUE(clauses.count(GetParam().clause))
       << GetParam().name << " was not caught under " << GetParam().clause << "; caught under "
@@ -167,7 +213,7 @@ INSTANTIATE_TEST_SUITE_P(
                   for (auto& part : content["parts"]) part.erase("thoughtSignature");
                 }
               }},
-        Fault{"SplitsResultsOverContents", "ADR-226.20",
+        Fault{"SplitsResultsOverContents", "WIRE.1",
               [](Json& r) {
                 Json contents = Json::array();
                 for (auto& content : r["contents"]) {
@@ -181,6 +227,71 @@ INSTANTIATE_TEST_SUITE_P(
                   }
                 }
                 r["contents"] = contents;
+              }},
+        // The classes the payload-keyed judges missed: ids swapped where results travel on
+        // (requests 3 and later), under the portable profile too; native floats re-encoded;
+        // ID-less answers reordered; unknown part members dropped; a carried ID-less call
+        // left unanswered.
+        Fault{"SwapsResponseIdsInLaterRequests", "ADR-226.3",
+              [](Json& r) { SwapFirstTwoResponseIds(r, 2); }},
+        Fault{"SwapsResponseIdsUnderGeminiProfile", "ADR-226.3",
+              [](Json& r) { SwapFirstTwoResponseIds(r, 1); }, checks::Profile::kGemini},
+        Fault{"WrapsEveryResultLikeAFramework", "ADR-224.3",
+              [](Json& r) {
+                ForEachPart(r, "functionResponse", [](Json& fr, Json&) {
+                  fr["response"] = Json{{"name", fr.value("name", "")}, {"content", fr["response"]}};
+                });
+              }},
+        Fault{"ReplaysIntegralFloatsAsIntegers", "ADR-224.8",
+              [](Json& r) {
+                for (Json* content : ModelContents(r)) {
+                  for (auto& part : (*content)["parts"]) {
+                    if (part.contains("functionCall") && part["functionCall"].contains("args")) {
+                      FloatsToIntegers(part["functionCall"]["args"]);
+                    }
+                  }
+                }
+              }},
+        Fault{"ReordersIdlessAnswers", "WIRE.2",
+              [](Json& r) {
+                for (auto& content : r["contents"]) {
+                  auto& parts = content["parts"];
+                  bool idless = parts.size() >= 2;
+                  for (const auto& part : parts) {
+                    idless = idless && part.contains("functionResponse") &&
+                             !part["functionResponse"].contains("id");
+                  }
+                  if (idless) std::reverse(parts.begin(), parts.end());
+                }
+              }},
+        Fault{"DropsUnknownPartMembers", "ADR-224.8",
+              [](Json& r) {
+                for (Json* content : ModelContents(r)) {
+                  for (auto& part : (*content)["parts"]) {
+                    part.erase("videoMetadata");
+                    part.erase("partMetadata");
+                  }
+                }
+              }},
+        Fault{"AnswersOnlyCallsWithIds", "WIRE.1",
+              [](Json& r) {
+                for (auto& content : r["contents"]) {
+                  auto& parts = content["parts"];
+                  bool any_id = false;
+                  for (const auto& part : parts) {
+                    any_id = any_id || (part.contains("functionResponse") &&
+                                        part["functionResponse"].contains("id"));
+                  }
+                  if (!any_id) continue;
+                  Json kept = Json::array();
+                  for (const auto& part : parts) {
+                    if (!part.contains("functionResponse") ||
+                        part["functionResponse"].contains("id")) {
+                      kept.push_back(part);
+                    }
+                  }
+                  parts = kept;
+                }
               }},
         Fault{"NestedListsBecomeObjects", "ADR-224.6",
               [](Json& r) {
@@ -202,13 +313,24 @@ INSTANTIATE_TEST_SUITE_P(
 namespace gemini_oracle::runner {
 namespace {
 
-// Replays integral floats as integers (1.0 -> 1): an open finding (ADR-224.F1) that gates
-// only under --strict.
-void RenormalizeReplayedArgs(Json& request) {
+// Turns every nested empty object into an empty list, as an associative decoder does (root
+// objects stay): the open finding ADR-224.F1, which gates only under --strict.
+void EmptyObjectsBecomeLists(Json& value, bool root) {
+  if (value.is_object() && value.empty() && !root) {
+    value = Json::array();
+  } else if (value.is_object() || value.is_array()) {
+    for (auto& item : value) EmptyObjectsBecomeLists(item, false);
+  }
+}
+
+void DecodeNestedKindsAssociatively(Json& request) {
   for (auto& content : request["contents"]) {
     for (auto& part : content["parts"]) {
       if (part.contains("functionCall") && part["functionCall"].contains("args")) {
-        part["functionCall"]["args"] = NormalizeNumbers(part["functionCall"]["args"]);
+        EmptyObjectsBecomeLists(part["functionCall"]["args"], true);
+      }
+      if (part.contains("functionResponse") && part["functionResponse"].contains("response")) {
+        EmptyObjectsBecomeLists(part["functionResponse"]["response"], true);
       }
     }
   }
@@ -222,7 +344,7 @@ TEST_F(Gate, StrictMakesOpenFindingsGate) {
     options.strict = strict;
     return RunSuite(
         corpus_->cases, loader_->registry(),
-        [] { return std::make_unique<ReferenceDriver>(RenormalizeReplayedArgs); }, options);
+        [] { return std::make_unique<ReferenceDriver>(DecodeNestedKindsAssociatively); }, options);
   };
   std::size_t open_findings = 0;
   for (const auto& r : run(false)) {

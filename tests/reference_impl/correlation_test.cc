@@ -159,6 +159,23 @@ INSTANTIATE_TEST_SUITE_P(
             "LegacyNativeCallLeftUnanswered",
             OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{"x":1}}])", kTwoParts, ""), "",
             "legacy.unmatched"},
+        // A legacy turn mixing an ID'd and an ID-less call where only the ID'd call has its
+        // generic call: answering it alone would send fewer responses than calls (WIRE.1).
+        RefusalRow{"LegacyMixedTurnIdLessPartUnanswered",
+                   OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{"x":1}}])",
+                             R"([{"functionCall":{"id":"n1","name":"f","args":{"x":1}}},
+                                 {"functionCall":{"name":"g","args":{}}}])",
+                             ""),
+                   R"(,{"role":"tool","tool_call_id":"tc_1","name":"f","content":"1"})",
+                   "replay.calls_mismatch"},
+        // A call the server answered in its own content needs no generic call; one listed for
+        // it matches no pending native call (ADR-226.B2).
+        RefusalRow{"GenericCallForServerAnsweredCall",
+                   OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{}}])",
+                             R"([{"functionCall":{"name":"f","args":{}}},
+                                 {"functionResponse":{"name":"f","response":{"ok":true}}}])",
+                             "[]"),
+                   "", "replay.calls_mismatch"},
         RefusalRow{"IdLessNativeCallWithoutGenericCall",
                    OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{}}])",
                              R"([{"functionCall":{"name":"f","args":{}}},
@@ -233,6 +250,82 @@ TEST(Correlation, AcceptsCompatibleTurns) {
                               R"([{"functionCall":{"name":"f","args":{}}},
                                   {"functionCall":{"name":"f","args":{}}}])",
                               "")),
+            "accepted");
+}
+
+// Reports where the refused state is: the transcript message and the native part
+// (fixtures/INTERPRETING.md §7.2), positions only.
+TEST(Correlation, RefusalNamesMessageAndNativePart) {
+  const auto location_of = [](const std::string& turn) -> std::optional<StateLocation> {
+    try {
+      Correlate(Conversation(R"([{"role":"user","content":"go"},)" + turn + "]"));
+    } catch (const ProviderError& e) {
+      return e.location();
+    }
+    return std::nullopt;
+  };
+  const auto mixed =
+      location_of(OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{"x":1}}])",
+                            R"([{"text":"a"},{"functionCall":{"id":"n1","name":"f","args":{"x":1}}},
+                    {"functionCall":{"name":"g","args":{}}}])",
+                            ""));
+  ASSERT_TRUE(mixed.has_value());
+  EXPECT_EQ(mixed->message, 1u);
+  EXPECT_EQ(mixed->native_part, 2u);
+  const auto duplicate = location_of(OwnedTurn("t1", "[]",
+                                               R"([{"functionCall":{"id":"a","name":"f"}},
+                                                   {"functionCall":{"id":"a","name":"g"}}])",
+                                               ""));
+  ASSERT_TRUE(duplicate.has_value());
+  EXPECT_EQ(duplicate->native_part, 1u);
+  // A refusal about a binding entry names the message but no native part.
+  const auto binding = location_of(OwnedTurn("t1", kTwoCalls, kTwoParts, "{}"));
+  ASSERT_TRUE(binding.has_value());
+  EXPECT_EQ(binding->message, 1u);
+  EXPECT_FALSE(binding->native_part.has_value());
+  // Bound call and native part disagree: the native part of the binding.
+  const auto mismatch = location_of(OwnedTurn("t1", kTwoCalls, kTwoParts,
+                                              R"([{"tool_call_id":"tc_1","native_id":"n2"},
+                                                  {"tool_call_id":"tc_2","native_id":"n1"}])"));
+  ASSERT_TRUE(mismatch.has_value());
+  EXPECT_EQ(mismatch->native_part, 1u);
+}
+
+// ADR-226.B2: a functionCall answered inside its own content, by id when the response has
+// one, else by name in order; an ID'd call is never answered by an ID-less response.
+TEST(Correlation, CallsAnsweredInContent) {
+  const Json parts = ParseJson(R"([
+      {"functionCall":{"name":"f","args":{}}},
+      {"functionCall":{"name":"f","args":{"x":1}}},
+      {"functionCall":{"id":"s1","name":"g","args":{}}},
+      {"functionCall":{"id":"s2","name":"g","args":{}}},
+      {"functionCall":{"id":"s3","name":"h","args":{}}},
+      {"functionResponse":{"name":"f","response":{}}},
+      {"functionResponse":{"id":"s2","name":"g","response":{}}},
+      {"functionResponse":{"name":"h","response":{}}},
+      {"text":"done"}])");
+  EXPECT_EQ(CallsAnsweredInContent(parts),
+            (std::vector<bool>{true, false, false, true, false, false, false, false, false}));
+  EXPECT_EQ(CallsAnsweredInContent(ParseJson("[]")), std::vector<bool>{});
+}
+
+// A turn whose only call the server answered is no pending call: accepted without generic
+// calls, with or without an empty bindings list, and with a native ID (ADR-226.B2).
+TEST(Correlation, ServerAnsweredCallIsNotPending) {
+  const char* parts = R"([{"functionCall":{"name":"f","args":{}}},
+                          {"functionResponse":{"name":"f","response":{"ok":true}}},
+                          {"text":"done"}])";
+  EXPECT_EQ(Refusal(OwnedTurn("t1", "[]", parts, "[]")), "accepted");
+  EXPECT_EQ(Refusal(OwnedTurn("t1", "[]", parts, "")), "accepted");
+  const char* with_id = R"([{"functionCall":{"id":"s1","name":"f","args":{}}},
+                            {"functionResponse":{"id":"s1","name":"f","response":{}}}])";
+  EXPECT_EQ(Refusal(OwnedTurn("t1", "[]", with_id, "[]")), "accepted");
+  // Beside a pending call, only the pending one needs its generic call and binding.
+  EXPECT_EQ(Refusal(OwnedTurn("t1", R"([{"id":"tc_1","name":"g","arguments":{}}])",
+                              R"([{"functionCall":{"id":"s1","name":"f","args":{}}},
+                                  {"functionResponse":{"id":"s1","name":"f","response":{}}},
+                                  {"functionCall":{"id":"n1","name":"g","args":{}}}])",
+                              R"([{"tool_call_id":"tc_1","native_id":"n1"}])")),
             "accepted");
 }
 

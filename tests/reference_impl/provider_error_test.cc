@@ -45,13 +45,32 @@ TEST(ErrorCatalogue, DocumentListsEveryCode) {
 
 // Composes the message from the rule and the position only.
 TEST(ProviderError, MessageNamesRuleAndPosition) {
-  const ProviderError e("binding.call_mismatch", Position{3, 1, "tool_calls"});
+  const ProviderError e("binding.call_mismatch", Position{3, 1, "tool_calls", std::nullopt});
   EXPECT_EQ(e.code(), "binding.call_mismatch");
   EXPECT_EQ(e.clause(), "ADR-226.7");
   EXPECT_STREQ(e.what(),
                "[binding.call_mismatch] ADR-226.7: A bound call's name or decoded arguments differ "
                "from its native part (ADR-226.8 rule). (at turn 3, part 1, field tool_calls)");
   EXPECT_THROW(ProviderError("not.a_code"), std::logic_error);
+}
+
+// Reports the stored state a build refusal concerns; parse positions index the response and
+// are no transcript location.
+TEST(ProviderError, LocationOnlyForStoredState) {
+  Position stored;
+  stored.turn = 4;
+  stored.part = 0;
+  stored.field = "tool_calls";
+  stored.native_part = 2;
+  const ProviderError build("binding.call_mismatch", stored);
+  ASSERT_TRUE(build.location().has_value());
+  EXPECT_EQ(build.location()->message, 4u);
+  EXPECT_EQ(build.location()->native_part, 2u);
+  EXPECT_NE(std::string(build.what()).find("native part 2"), std::string::npos);
+  Position response;
+  response.part = 1;
+  EXPECT_FALSE(ProviderError("native_id.malformed", response).location().has_value());
+  EXPECT_FALSE(ProviderError("http.status", HttpFailure{}).location().has_value());
 }
 
 // Keeps the provider's message and body out of what() (they may quote request content).

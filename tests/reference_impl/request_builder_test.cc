@@ -70,6 +70,65 @@ TEST(ResultToResponseObject, SendsUnreadableJsonAsText) {
             R"({"output":"[)" + digits + R"(]"})");
 }
 
+// Sends as text, never as a rounded double, a result holding an integer literal that no int64,
+// uint64 or double holds exactly (ADR-224 "Preserve their member values"); literals a double
+// holds exactly, and every 64-bit integer, stay numbers.
+TEST(ResultToResponseObject, SendsInexactIntegersAsText) {
+  const std::string big = R"({"n":123456789012345678901234567890})";
+  EXPECT_EQ(DumpJson(ResultToResponseObject(big, false)),
+            R"({"output":"{\"n\":123456789012345678901234567890}"})");
+  EXPECT_EQ(DumpJson(ResultToResponseObject("18446744073709551617", false)),
+            R"({"output":"18446744073709551617"})");
+  EXPECT_EQ(DumpJson(ResultToResponseObject("[-9223372036854775809]", false)),
+            R"({"output":"[-9223372036854775809]"})");
+  // Controls: uint64 max stays an integer; 2^64 is exactly a double and stays a number.
+  EXPECT_EQ(DumpJson(ResultToResponseObject(R"({"n":18446744073709551615})", false)),
+            R"({"n":18446744073709551615})");
+  EXPECT_TRUE(ResultToResponseObject(R"({"n":18446744073709551616})", false)["n"].is_number());
+  EXPECT_TRUE(ResultToResponseObject(R"({"n":1.5e300})", false)["n"].is_number_float());
+}
+
+// Sends options.tool_config as written, the exchange's mode set on top of it (INTERPRETING
+// §5.2): allowedFunctionNames and other members survive.
+TEST(RequestBuilder, SendsToolConfigWithModeOnTop) {
+  const Transcript t = Conversation(R"([{"role":"user","content":"go"}])");
+  RequestOptions options;
+  options.tool_config =
+      ParseJson(R"({"functionCallingConfig":{"mode":"AUTO","allowedFunctionNames":["print"]},)"
+                R"("retrievalConfig":{"languageCode":"en"}})");
+  EXPECT_TRUE(WireIs(BuildRequest(t, options), "/toolConfig",
+                     R"({"functionCallingConfig":{"mode":"AUTO","allowedFunctionNames":["print"]},)"
+                     R"("retrievalConfig":{"languageCode":"en"}})"));
+  options.tool_mode = "ANY";
+  EXPECT_TRUE(WireIs(BuildRequest(t, options), "/toolConfig",
+                     R"({"functionCallingConfig":{"mode":"ANY","allowedFunctionNames":["print"]},)"
+                     R"("retrievalConfig":{"languageCode":"en"}})"));
+  options.tool_config = ParseJson(R"({"retrievalConfig":{}})");
+  EXPECT_TRUE(WireIs(BuildRequest(t, options), "/toolConfig",
+                     R"({"retrievalConfig":{},"functionCallingConfig":{"mode":"ANY"}})"));
+  // Neither: no toolConfig at all.
+  EXPECT_FALSE(BuildRequest(t, RequestOptions{}).contains("toolConfig"));
+}
+
+// ADR-226.B2: a call the server answered in its own content is replayed as received and
+// answered by nobody; the pending call beside it gets the only functionResponse.
+TEST(RequestBuilder, ReplaysServerAnsweredCallWithoutAnsweringIt) {
+  Transcript t = Conversation(R"([{"role":"user","content":"go"}])");
+  const char* parts =
+      R"([{"functionCall":{"name":"lookup","args":{"q":"a"}},"thoughtSignature":"c2ln"},)"
+      R"({"functionResponse":{"name":"lookup","response":{"hits":[]}}},)"
+      R"({"functionCall":{"name":"print","args":{"text":"hi"}}}])";
+  t.messages.push_back(ParseResponse(testing::ResponseWithParts(parts), t));
+  ASSERT_EQ(t.messages[1].tool_calls.size(), 1u);
+  t.messages.push_back(ToolResultMessage(t.messages[1].tool_calls[0].id, "print", "{\"ok\":1}"));
+  const Json request = BuildRequest(t, RequestOptions{});
+  EXPECT_TRUE(WireIs(request, "/contents/1/parts", parts));
+  EXPECT_TRUE(WireIs(request, "/contents/2",
+                     R"({"role":"user","parts":[{"functionResponse":)"
+                     R"({"name":"print","response":{"ok":1}}}]})"));
+  EXPECT_EQ(request["contents"].size(), 3u);
+}
+
 // Replays owned native parts verbatim: order, signatures, unknown members (ADR-224.8).
 TEST(RequestBuilder, ReplaysNativePartsVerbatim) {
   const std::string parts =

@@ -99,6 +99,66 @@ TEST(ResponseParser, RefusesMalformedOrDuplicateNativeIds) {
             "accepted");
 }
 
+// ADR-226.B2: a functionCall the server answered inside the same content (server-side
+// tools) is no public ToolCall and gets no binding; its parts stay in the capsule as received.
+TEST(ResponseParser, ServerAnsweredCallIsNotAToolCall) {
+  const std::string parts =
+      R"([{"functionCall":{"id":"s1","name":"search","args":{"q":"x"}}},)"
+      R"({"functionResponse":{"id":"s1","name":"search","response":{"hits":1}}},)"
+      R"({"functionCall":{"name":"beep","args":{}}},)"
+      R"({"functionResponse":{"name":"beep","response":{"ok":true}}},)"
+      R"({"functionCall":{"id":"c7","name":"print","args":{"t":"a"}}},)"
+      R"({"text":"done"}])";
+  Message turn = ParseResponse(ResponseWithParts(parts), Transcript{});
+  ASSERT_EQ(turn.tool_calls.size(), 1u);
+  EXPECT_EQ(turn.tool_calls[0].name, "print");
+  EXPECT_EQ(DumpJson(Capsule(turn)["native_parts"]), DumpJson(ParseJson(parts)));
+  ASSERT_EQ(Capsule(turn)["tool_call_bindings"].size(), 1u);
+  EXPECT_EQ(Capsule(turn)["tool_call_bindings"][0]["native_id"], "c7");
+  // A response with another id, or an ID-less response for an ID'd call, answers nothing.
+  Message other = ParseResponse(
+      ResponseWithParts(R"([{"functionCall":{"id":"s1","name":"f","args":{}}},)"
+                        R"({"functionResponse":{"name":"f","response":{}}},)"
+                        R"({"functionResponse":{"id":"s2","name":"f","response":{}}}])"),
+      Transcript{});
+  EXPECT_EQ(other.tool_calls.size(), 1u);
+  // An answered call's id is still checked (ADR-226.5).
+  EXPECT_EQ(RefusalCode(R"([{"functionCall":{"id":"s1","name":"f","args":{}}},)"
+                        R"({"functionCall":{"id":"s1","name":"g","args":{}}},)"
+                        R"({"functionResponse":{"id":"s1","name":"f","response":{}}}])"),
+            "native_id.duplicate");
+}
+
+// Refuses args holding an integer literal no int64, uint64 or double holds exactly, rather than
+// hand a rounded value to the tool and replay it (ADR-226: "without accepting rounded
+// large-integer mismatches"); the same literal elsewhere is kept as the double it reads as.
+TEST(ResponseParser, RefusesArgsWithInexactIntegers) {
+  const auto parse = [](const std::string& parts) {
+    return ParseResponse(
+        ParseJsonMarkingInexactIntegers(R"({"candidates":[{"content":{"role":"model","parts":)" +
+                                        parts + "}}]}"),
+        Transcript{});
+  };
+  try {
+    parse(R"([{"functionCall":{"name":"f","args":{"n":{"m":[123456789012345678901234567890]}}}}])");
+    ADD_FAILURE() << "accepted";
+  } catch (const ProviderError& e) {
+    EXPECT_EQ(e.code(), "response.function_call_malformed");
+    EXPECT_EQ(std::string(e.what()).find("1234567"), std::string::npos);
+  }
+  // Controls: uint64 max and 2^64 (exactly a double) are held exactly.
+  EXPECT_EQ(parse(R"([{"functionCall":{"name":"f","args":{"n":18446744073709551615}}}])")
+                .tool_calls.size(),
+            1u);
+  EXPECT_EQ(parse(R"([{"functionCall":{"name":"f","args":{"n":18446744073709551616}}}])")
+                .tool_calls.size(),
+            1u);
+  Message text = parse(R"([{"text":"a","extra":123456789012345678901234567890}])");
+  const Json& extra = Capsule(text)["native_parts"][0]["extra"];
+  EXPECT_TRUE(extra.is_number_float());
+  EXPECT_EQ(extra.get<double>(), 123456789012345678901234567890.0);
+}
+
 // Refuses calls without a name or with a non-object args root, and bodies without a candidate.
 TEST(ResponseParser, RefusesMalformedResponses) {
   EXPECT_EQ(RefusalCode(R"([{"functionCall":{"args":{}}}])"), "response.function_call_malformed");

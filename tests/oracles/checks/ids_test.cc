@@ -58,16 +58,41 @@ TEST(Ids, ReportsPublicIdReusedAcrossExchanges) {
   EXPECT_EQ(findings[0].pointer, "");
 }
 
-// Reports a public id that is the call's native id (ADR-226.1).
-TEST(Ids, ReportsNativeIdUsedAsPublicId) {
+// Accepts a public id that is the call's native id: only uniqueness is observable (ADR-226.1).
+TEST(Ids, AcceptsNativeIdUsedAsPublicId) {
   const auto c = MakeCase(testing::kParallelCase);
   const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
   auto report = testing::ParallelReport();
   report.exchanges[0].calls[1].id = "call_B2";
   const auto findings = JudgeIds({c, journal, report});
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// Reports native ids reused as public ids when the native id recurs in a later turn (ADR-226.1:
+// unique across the conversation, also when native ids recur).
+TEST(Ids, ReportsPublicIdRepeatingRecurringNativeId) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[0].calls[0].id = "call_A1";
+  report.exchanges[1].calls.push_back(testing::Call("call_A1", "lookup", "{}"));
+  const auto findings = JudgeIds({c, journal, report});
   ASSERT_EQ(findings.size(), 1u) << Describe(findings);
   EXPECT_EQ(findings[0].clause, "ADR-226.1");
-  EXPECT_EQ(findings[0].message.find("call_B2"), std::string::npos);
+  EXPECT_EQ(findings[0].message.find("call_A1"), std::string::npos);
+}
+
+// Reports a public id that repeats a public id of the initial transcript (ADR-226.1).
+TEST(Ids, ReportsPublicIdRepeatingTranscriptId) {
+  const auto c = MakeCase(testing::Replace(std::string(testing::kParallelCase), R"("exchanges": [)",
+                                           R"("transcript": [{"role": "user", "content": "hi"},
+        {"role": "assistant", "id": "t0", "content": "",
+         "tool_calls": [{"id": "tc_1", "name": "lookup", "arguments": {}}]},
+        {"role": "tool", "tool_call_id": "tc_1", "name": "lookup", "content": "{}"}],
+      "exchanges": [)"));
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  const auto report = testing::ParallelReport();
+  EXPECT_EQ(Where(JudgeIds({c, journal, report})), (Places{{"ADR-226.1", ""}}));
 }
 
 // Reports an empty public id (ADR-226.1).
@@ -89,33 +114,26 @@ TEST(PublicArguments, AcceptsDecodedEqualArguments) {
 }
 
 // Meets ADR-224.11 (ADR-226.8 rule) when native 1.0 is handed over as 1, but reports the lost
-// numeric kind as the open ADR-224.F1, which does not gate.
-TEST(PublicArguments, ReportsIntegralFloatHandedAsIntegerAsOpen) {
+// Accepts integral floats handed over as integers and the reverse: ADR-226, "This permits the
+// inherited 1.0 to 1 and negative-zero to zero normalization" (once reported as ADR-224.F1).
+TEST(PublicArguments, AcceptsNumericKindOnly) {
   const auto c = MakeCase(testing::kParallelCase);
   const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
   auto report = testing::ParallelReport();
   report.exchanges[0].calls[0].arguments = ParseJson(R"({"q":"alpha","n":1})");
-  const auto findings = JudgePublicArguments({c, journal, report});
-  EXPECT_EQ(Where(findings), (Places{{"ADR-224.F1", ""}})) << Describe(findings);
-  ASSERT_EQ(findings.size(), 1u);
-  EXPECT_EQ(findings[0].level, "open");
-  EXPECT_TRUE(KindExactEqual(findings[0].expected, ParseJson(R"({"q":"alpha","n":1.0})")));
-  EXPECT_TRUE(KindExactEqual(findings[0].actual, ParseJson(R"({"q":"alpha","n":1})")));
-}
-
-// Reports native 3 handed over as 3.0 as the open ADR-224.F1 only.
-TEST(PublicArguments, ReportsIntegerHandedAsFloatAsOpen) {
-  const auto c = MakeCase(testing::kIdlessCase);
-  const auto journal = MakeJournal({testing::kIdlessRequest1, testing::kIdlessRequest2});
-  auto report = testing::IdlessReport();
+  EXPECT_TRUE(JudgePublicArguments({c, journal, report}).empty());
+  const auto idless = MakeCase(testing::kIdlessCase);
+  const auto idless_journal =
+      MakeJournal({testing::kIdlessRequest1, testing::kIdlessRequest2});
+  auto idless_report = testing::IdlessReport();
   const auto native =
       MakeCase(Replace(std::string(testing::kIdlessCase), R"("args": {"city": "Paris"})",
                        R"("args": {"city": "Paris", "days": 3})"));
-  report.exchanges[0].calls[0].arguments = ParseJson(R"({"city":"Paris","days":3.0})");
-  const auto findings = JudgePublicArguments({native, journal, report});
-  EXPECT_EQ(Where(findings), (Places{{"ADR-224.F1", ""}})) << Describe(findings);
+  idless_report.exchanges[0].calls[0].arguments = ParseJson(R"({"city":"Paris","days":3.0})");
+  EXPECT_TRUE(JudgePublicArguments({native, idless_journal, idless_report}).empty());
   // The same arguments against the case they came from differ in a member: ADR-224.11.
-  EXPECT_EQ(Where(JudgePublicArguments({c, journal, report})), (Places{{"ADR-224.11", ""}}));
+  EXPECT_EQ(Where(JudgePublicArguments({idless, idless_journal, idless_report})),
+            (Places{{"ADR-224.11", ""}}));
 }
 
 // Reports a public argument whose value differs from the native one (ADR-224.11).

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <set>
 
+#include "oracles/checks/judge_json.h"
+#include "oracles/checks/wire_view.h"
 #include "oracles/runner/clause_registry.h"
 #include "tests/oracles/checks/checks_test_support.h"
 #include "tests/source_root.h"
@@ -78,6 +80,45 @@ TEST(Decoding, ReportsTooDeepOrOverflowingBody) {
   ASSERT_EQ(findings.size(), 2u);
   EXPECT_EQ(findings[1].request, 2u);
   EXPECT_NE(findings[1].message.find("beyond the range of a double"), std::string::npos);
+  EXPECT_NO_THROW(JudgeAll({c, journal, report}));
+}
+
+// Decodes an integer beyond 64 bits in a body exactly, as a big integer (no rounding to a
+// double, no finding).
+TEST(Decoding, KeepsBigIntegerInBody) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto report = testing::ParallelReport();
+  const auto journal = MakeJournal({R"({"contents":[],"n":[123456789012345678901234567890]})"});
+  const auto decoded = detail::DecodeJournal(journal);
+  ASSERT_TRUE(decoded[0].body);
+  EXPECT_TRUE(IsBigInteger((*decoded[0].body)["n"][0]));
+  EXPECT_EQ(BigIntegerText((*decoded[0].body)["n"][0]), "123456789012345678901234567890");
+  EXPECT_TRUE(JudgeDecoding({c, journal, report}).empty());
+}
+
+// Reads a transcript tool message holding 1e400 as text, like the reference: no judge throws.
+TEST(JudgeAll, ToolMessageBeyondDoubleIsText) {
+  const auto c = MakeCase(R"({
+    "description": "A carried tool message holds a number beyond a double.",
+    "clauses": ["ADR-224.3"],
+    "transcript": [
+      {"role": "user", "content": "start"},
+      {"role": "assistant", "id": "turn_1",
+       "tool_calls": [{"id": "tc_1", "name": "f", "arguments": {}}]},
+      {"role": "tool", "tool_call_id": "tc_1", "name": "f", "content": "{\"x\": 1e400}"}],
+    "exchanges": [{"user": "go on",
+      "response": {"body": {"candidates": [{"content": {"role": "model",
+        "parts": [{"text": "done"}]}}]}}}],
+    "expect": {"outcome": "accept", "requests": 1}
+  })");
+  const auto journal =
+      MakeJournal({R"({"contents":[{"role":"user","parts":[{"text":"start"}]},)"
+                   R"({"role":"model","parts":[{"functionCall":{"name":"f","args":{}}}]},)"
+                   R"({"role":"user","parts":[{"functionResponse":{"name":"f",)"
+                   R"("response":{"output":"{\"x\": 1e400}"}}}]},)"
+                   R"({"role":"user","parts":[{"text":"go on"}]}]})"});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
   EXPECT_NO_THROW(JudgeAll({c, journal, report}));
 }
 

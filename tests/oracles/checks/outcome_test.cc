@@ -35,7 +35,8 @@ constexpr std::string_view kParseRefusalCase = R"({
 
 model::DriverReport Refused(std::string code, std::string phase, std::size_t exchange) {
   model::DriverReport report;
-  report.refusal = model::Refusal{std::move(code), std::move(phase), exchange, "refused"};
+  report.refusal = model::Refusal{std::move(code), std::move(phase), exchange,
+                                  "refused",       std::nullopt,     std::nullopt};
   return report;
 }
 
@@ -53,6 +54,59 @@ TEST(Outcome, AcceptsBuildRefusalWithoutContact) {
   const auto journal = MakeJournal({});
   const auto report = Refused("replay.native_id_duplicate", "build", 1);
   EXPECT_TRUE(JudgeOutcome({c, journal, report}).empty());
+}
+
+// A build refusal case that names the refused message and native part (§7.2).
+std::string LocatedCase() {
+  std::string text(kBuildRefusalCase);
+  const std::string tail = R"("exchange": 1)";
+  text.replace(text.rfind(tail), tail.size(), R"("exchange": 1, "message": 1, "part": 1)");
+  return text;
+}
+
+model::DriverReport RefusedAt(std::optional<std::size_t> message, std::optional<std::size_t> part) {
+  model::DriverReport report = Refused("replay.native_id_duplicate", "build", 1);
+  report.refusal->message_index = message;
+  report.refusal->part_index = part;
+  return report;
+}
+
+// Finds nothing when the refusal names the message and part the case states.
+TEST(Outcome, AcceptsRefusalAtTheStatedLocation) {
+  const auto c = MakeCase(LocatedCase(), "n_dup.json");
+  ASSERT_EQ(c.expect.message, 1u);
+  ASSERT_EQ(c.expect.part, 1u);
+  EXPECT_TRUE(JudgeOutcome({c, MakeJournal({}), RefusedAt(1, 1)}).empty());
+  // A case that states no location ignores what the implementation reports.
+  EXPECT_TRUE(
+      JudgeOutcome({MakeCase(kBuildRefusalCase, "n_dup.json"), MakeJournal({}), RefusedAt(7, 7)})
+          .empty());
+}
+
+// Tags a refusal naming another message or part wrong-error under the refusing clause.
+TEST(Outcome, ReportsRefusalAtAnotherLocation) {
+  const auto c = MakeCase(LocatedCase(), "n_dup.json");
+  for (const auto& [message, part] :
+       {std::pair<std::size_t, std::size_t>{1, 0}, std::pair<std::size_t, std::size_t>{2, 1}}) {
+    const auto findings = JudgeOutcome({c, MakeJournal({}), RefusedAt(message, part)});
+    ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+    EXPECT_EQ(ReasonTag(findings[0]), kWrongError);
+    EXPECT_EQ(findings[0].clause, "ADR-226.6");
+  }
+}
+
+// Notes, never passes or fails, a stated location the implementation does not report.
+TEST(Outcome, UnreportedLocationIsNotJudged) {
+  const auto c = MakeCase(LocatedCase(), "n_dup.json");
+  const auto findings = JudgeOutcome({c, MakeJournal({}), RefusedAt(std::nullopt, 1)});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+  EXPECT_EQ(findings[0].clause, "ADR-226.6");
+  // Another code: the location is not compared at all, only the code is wrong.
+  model::DriverReport other = Refused("capsule.malformed", "build", 1);
+  const auto wrong = JudgeOutcome({c, MakeJournal({}), other});
+  ASSERT_EQ(wrong.size(), 1u) << Describe(wrong);
+  EXPECT_EQ(ReasonTag(wrong[0]), kWrongError);
 }
 
 // Finds nothing when a parse refusal follows exactly one request.

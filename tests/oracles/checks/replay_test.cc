@@ -101,14 +101,16 @@ TEST(Replay, ReportsDroppedPart) {
   EXPECT_EQ(Where(findings), (Places{{"ADR-224.8", "/contents/1/parts"}})) << Describe(findings);
 }
 
-// Reports an integral float replayed as an integer only as open finding ADR-224.F1.
-TEST(Replay, ReportsNumericKindDriftAsOpen) {
+// Reports an integral float replayed as an integer under ADR-224.8 (must): ADR-226 "freshly
+// captured native parts retain floats", and ADR-224 "Preserve native order, signatures and
+// every other member".
+TEST(Replay, ReportsNumericKindDriftInNativeArgs) {
   const auto findings =
       JudgeParallelSecondRequest(Replace(testing::kParallelRequest2, R"("n":1.0)", R"("n":1)"));
-  EXPECT_EQ(Where(findings), (Places{{"ADR-224.F1", "/contents/1/parts/0/functionCall/args/n"}}))
+  EXPECT_EQ(Where(findings), (Places{{"ADR-224.8", "/contents/1/parts/0/functionCall/args/n"}}))
       << Describe(findings);
   ASSERT_EQ(findings.size(), 1u);
-  EXPECT_EQ(findings[0].level, "open");
+  EXPECT_EQ(findings[0].level, "must");
 }
 
 // Reports a replayed argument value that changed (ADR-224.8).
@@ -143,6 +145,69 @@ TEST(Replay, ReportsDroppedTurn) {
   ASSERT_FALSE(findings.empty());
   EXPECT_EQ(findings[0].clause, "ADR-224.8");
   EXPECT_EQ(findings[0].pointer, "/contents");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A fresh call whose native args nest an object, a list and an integral float, and a call
+// without args (Google itself sends `args: {}` for calls without arguments).
+
+constexpr std::string_view kNestedCase = R"({
+  "description": "Nested native args and an argument-less call replay as received.",
+  "clauses": ["ADR-224.8"],
+  "exchanges": [
+    {"user": "go",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"name": "f", "args": {"box": {}, "dims": [1, 2], "n": 2.0}}},
+       {"functionCall": {"name": "g"}}]}}]}},
+     "then": {"results": [{"call": 0, "json": {"f": 1}}, {"call": 1, "json": {"g": 1}}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "done"}]}}]}}}],
+  "expect": {"outcome": "accept", "requests": 2}
+})";
+
+const std::string kNestedRequest2 =
+    R"({"contents":[{"role":"user","parts":[{"text":"go"}]},)"
+    R"({"role":"model","parts":[{"functionCall":{"name":"f",)"
+    R"("args":{"box":{},"dims":[1,2],"n":2.0}}},{"functionCall":{"name":"g"}}]},)"
+    R"({"role":"user","parts":[{"functionResponse":{"name":"f","response":{"f":1}}},)"
+    R"({"functionResponse":{"name":"g","response":{"g":1}}}]}]})";
+
+std::vector<Finding> JudgeNested(const std::string& request2) {
+  const auto c = MakeCase(kNestedCase);
+  const auto journal =
+      MakeJournal({R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})", request2});
+  model::DriverReport report;
+  return JudgeReplay({c, journal, report});
+}
+
+// Finds nothing for an exact replay, and for a call without args replayed with `args: {}`
+// (the same empty Struct).
+TEST(Replay, AcceptsEmptyArgsAddedToArglessCall) {
+  EXPECT_TRUE(JudgeNested(kNestedRequest2).empty()) << Describe(JudgeNested(kNestedRequest2));
+  const auto findings = JudgeNested(Replace(kNestedRequest2, R"({"functionCall":{"name":"g"}})",
+                                            R"({"functionCall":{"name":"g","args":{}}})"));
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+  // Arguments the native call did not have are another matter (ADR-224.8).
+  EXPECT_EQ(Where(JudgeNested(Replace(kNestedRequest2, R"({"functionCall":{"name":"g"}})",
+                                      R"({"functionCall":{"name":"g","args":{"x":1}}})"))),
+            (Places{{"ADR-224.8", "/contents/1/parts/1/functionCall/args"}}));
+}
+
+// Reports a nested {} replayed as [] under the open ADR-224.F1, a nested list cast into an
+// object under ADR-224.6, and an integral float replayed as an integer under ADR-224.8, also
+// when an open drift comes first in the document.
+TEST(Replay, ReportsNestedKindDriftsByOneRule) {
+  EXPECT_EQ(Where(JudgeNested(Replace(kNestedRequest2, R"("box":{})", R"("box":[])"))),
+            (Places{{"ADR-224.F1", "/contents/1/parts/0/functionCall/args/box"}}));
+  EXPECT_EQ(
+      Where(JudgeNested(Replace(kNestedRequest2, R"("dims":[1,2])", R"("dims":{"0":1,"1":2})"))),
+      (Places{{"ADR-224.6", "/contents/1/parts/0/functionCall/args/dims"}}));
+  EXPECT_EQ(Where(JudgeNested(Replace(kNestedRequest2, R"("n":2.0)", R"("n":2)"))),
+            (Places{{"ADR-224.8", "/contents/1/parts/0/functionCall/args/n"}}));
+  std::string both = Replace(kNestedRequest2, R"("box":{})", R"("box":[])");
+  both = Replace(both, R"("n":2.0)", R"("n":2)");
+  EXPECT_EQ(Where(JudgeNested(both)),
+            (Places{{"ADR-224.8", "/contents/1/parts/0/functionCall/args/n"}}));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -335,6 +400,14 @@ TEST(GenericReplay, ReportsChangedArguments) {
             (Places{{"ADR-224.10", "/contents/1/parts/2/functionCall/args/box"}}));
   EXPECT_EQ(Where(JudgeGeneric(Replace(kGenericRequest1, R"("0":"apple")", R"("0":"pear")"))),
             (Places{{"ADR-224.10", "/contents/1/parts/1/functionCall/args/0"}}));
+}
+
+// Reports a nested {} rebuilt as [] in a generic turn under the open ADR-224.F1 (one rule for
+// every judge), not ADR-224.10.
+TEST(GenericReplay, ReportsNestedObjectTurnedListAsOpen) {
+  const auto findings = JudgeGeneric(Replace(kGenericRequest1, R"("box":{})", R"("box":[])"));
+  EXPECT_EQ(Where(findings), (Places{{"ADR-224.F1", "/contents/1/parts/2/functionCall/args/box"}}))
+      << Describe(findings);
 }
 
 // Reports nested lists cast into objects, in an object and in a list argument (224.6).

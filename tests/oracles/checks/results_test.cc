@@ -1,4 +1,5 @@
-// The results judge: each result's functionResponse, found by payload, in one user content.
+// The results judge: each functionResponse, identified by id, name and position, judged against
+// its call's name, id and result, in one user content (WIRE.1).
 #include "tests/oracles/checks/checks_test_support.h"
 
 namespace gemini_oracle::checks {
@@ -47,7 +48,8 @@ TEST(Results, ReportsMissingIdEcho) {
       << Describe(findings);
 }
 
-// Reports both answers when the native ids are swapped between them (ADR-226.3).
+// Reports both answers when the native ids are swapped between them: identified by id, each
+// carries its peer's result (ADR-226.3).
 TEST(Results, ReportsSwappedIds) {
   std::string request2 =
       Replace(testing::kParallelRequest2, R"({"id":"call_A1","name":"lookup","response")",
@@ -56,9 +58,9 @@ TEST(Results, ReportsSwappedIds) {
                      R"({"id":"call_A1","name":"lookup","response")");
   request2 = Replace(request2, R"("call_XX")", R"("call_B2")");
   const auto findings = JudgeParallelSecondRequest(request2);
-  // Findings follow the listed results, which answer call 1 first.
-  EXPECT_EQ(Where(findings), (Places{{"ADR-226.3", "/contents/2/parts/1/functionResponse/id"},
-                                     {"ADR-226.3", "/contents/2/parts/0/functionResponse/id"}}))
+  EXPECT_EQ(Where(findings),
+            (Places{{"ADR-226.3", "/contents/2/parts/0/functionResponse/response"},
+                    {"ADR-226.3", "/contents/2/parts/1/functionResponse/response"}}))
       << Describe(findings);
 }
 
@@ -71,14 +73,12 @@ TEST(Results, ReportsMadeUpId) {
       << Describe(findings);
 }
 
-// Reports answers split over two user contents (one response turn, ADR-226.20).
+// Reports answers split over two user contents (one response turn, WIRE.1).
 TEST(Results, ReportsResponsesSplitOverTwoContents) {
   const auto findings = JudgeParallelSecondRequest(
       Replace(testing::kParallelRequest2, R"("response":{"found":true}}},{"functionResponse")",
               R"("response":{"found":true}}}]},{"role":"user","parts":[{"functionResponse")"));
-  EXPECT_EQ(Where(findings),
-            (Places{{"ADR-226.20", "/contents/3"}, {"ADR-226.20", "/contents/2/parts"}}))
-      << Describe(findings);
+  EXPECT_EQ(Where(findings), (Places{{"WIRE.1", "/contents/3"}})) << Describe(findings);
 }
 
 // Reports a list result sent as a response list (ADR-224.4).
@@ -220,10 +220,9 @@ TEST(TranscriptResults, ReportsSwappedBoundIds) {
   request1 = Replace(request1, R"({"id":"call_b","name":"get_weather","response")",
                      R"({"id":"call_a","name":"get_weather","response")");
   request1 = Replace(request1, R"("call_XX")", R"("call_b")");
-  // Findings follow the tool messages: tc_2 (bound to call_b) first.
   EXPECT_EQ(Where(JudgeTranscript(request1)),
-            (Places{{"ADR-226.3", "/contents/2/parts/1/functionResponse/id"},
-                    {"ADR-226.3", "/contents/2/parts/0/functionResponse/id"}}));
+            (Places{{"ADR-226.3", "/contents/2/parts/0/functionResponse/response"},
+                    {"ADR-226.3", "/contents/2/parts/1/functionResponse/response"}}));
 }
 
 // Reports an answer that names another function than its carried call (226.3).
@@ -244,12 +243,13 @@ TEST(TranscriptResults, ReportsLegacyIdNotEchoed) {
       << Describe(findings);
 }
 
-// Reports a sibling's native id copied onto the answer of an ID-less legacy call (226.4), an id
-// the server did send, so only the case file tells it apart.
+// Reports a sibling's native id copied onto the answer of an ID-less legacy call: by its id it
+// answers the sibling a second time, and the ID-less call goes unanswered (WIRE.1).
 TEST(TranscriptResults, ReportsSiblingIdOnIdlessLegacyCall) {
   const auto findings = JudgeTranscript(Replace(kTranscriptRequest1, R"({"name":"roll","response")",
                                                 R"({"id":"call_a","name":"roll","response")"));
-  EXPECT_EQ(Where(findings), (Places{{"ADR-226.4", "/contents/5/parts/1/functionResponse/id"}}))
+  EXPECT_EQ(Where(findings), (Places{{"WIRE.1", "/contents/5/parts/1/functionResponse"},
+                                     {"WIRE.1", "/contents/4/parts/1/functionCall"}}))
       << Describe(findings);
 }
 
@@ -262,7 +262,8 @@ TEST(TranscriptResults, ReportsIdOnForeignAnswer) {
       << Describe(findings);
 }
 
-// Reports a carried list result sent as a list (224.4) and an error result not wrapped (224.5).
+// Reports a carried list result sent as a list (224.4) and an error result whose wrapped value
+// changed (224.3).
 TEST(TranscriptResults, ReportsCarriedPayloadForms) {
   EXPECT_EQ(
       Where(JudgeTranscript(Replace(kTranscriptRequest1, R"("response":{"0":"sun","1":[1,2]})",
@@ -271,7 +272,7 @@ TEST(TranscriptResults, ReportsCarriedPayloadForms) {
   EXPECT_EQ(Where(JudgeTranscript(Replace(kTranscriptRequest1,
                                           R"("response":{"error":"clock unavailable"})",
                                           R"("response":{"error":"clock down"})"))),
-            (Places{{"ADR-224.5", "/contents/5/parts/0/functionResponse/response"}}));
+            (Places{{"ADR-224.3", "/contents/5/parts/0/functionResponse/response/error"}}));
 }
 
 // Judges a carried result that ParseJson refuses (a number beyond a double, nesting past
@@ -288,12 +289,11 @@ TEST(TranscriptResults, AcceptsUnreadableJsonResultSentAsText) {
   }
 }
 
-// Reports a carried answer missing from the answering content (226.20 count, then 224.5).
+// Reports a carried call left without an answer (WIRE.1).
 TEST(TranscriptResults, ReportsMissingAnswer) {
   const auto findings = JudgeTranscript(Replace(
       kTranscriptRequest1, R"(,{"functionResponse":{"name":"roll","response":{"output":4}}})", ""));
-  EXPECT_EQ(Where(findings),
-            (Places{{"ADR-226.20", "/contents/5/parts"}, {"ADR-224.5", "/contents/5"}}))
+  EXPECT_EQ(Where(findings), (Places{{"WIRE.1", "/contents/4/parts/1/functionCall"}}))
       << Describe(findings);
 }
 
@@ -349,30 +349,31 @@ TEST(Results, ReportsWrongName) {
       << Describe(findings);
 }
 
-// Reports answers carried in a content whose role is not user (226.20).
+// Reports answers carried in a content whose role is not user (WIRE.1).
 TEST(Results, ReportsAnswersNotInUserContent) {
   const auto findings = JudgeIdlessSecondRequest(
       Replace(testing::kIdlessRequest2, R"({"role":"user","parts":[{"functionResponse")",
               R"({"role":"function","parts":[{"functionResponse")"));
-  EXPECT_EQ(Where(findings), (Places{{"ADR-226.20", "/contents/2/role"}})) << Describe(findings);
+  EXPECT_EQ(Where(findings), (Places{{"WIRE.1", "/contents/2/role"}})) << Describe(findings);
 }
 
-// Reports answers that do not directly follow the model content they answer (226.20).
+// Reports answers that do not directly follow the model content they answer (WIRE.1).
 TEST(Results, ReportsAnswersNotFollowingModelContent) {
   const auto findings = JudgeIdlessSecondRequest(
       Replace(testing::kIdlessRequest2, R"({"role":"user","parts":[{"functionResponse")",
               R"({"role":"user","parts":[{"text":"meanwhile"}]},)"
               R"({"role":"user","parts":[{"functionResponse")"));
-  EXPECT_EQ(Where(findings), (Places{{"ADR-226.20", "/contents/2"}})) << Describe(findings);
+  EXPECT_EQ(Where(findings), (Places{{"WIRE.1", "/contents/2"}})) << Describe(findings);
 }
 
-// Reports more functionResponse parts than the model content has calls (226.20).
+// Reports a second functionResponse for the same call (WIRE.1).
 TEST(Results, ReportsResponseCountMismatch) {
   const auto findings = JudgeIdlessSecondRequest(
       Replace(testing::kIdlessRequest2, R"("response":{"output":"sunny and mild"}}})",
               R"("response":{"output":"sunny and mild"}}},)"
               R"({"functionResponse":{"name":"weather","response":{"output":"again"}}})"));
-  EXPECT_EQ(Where(findings), (Places{{"ADR-226.20", "/contents/2/parts"}})) << Describe(findings);
+  EXPECT_EQ(Where(findings), (Places{{"WIRE.1", "/contents/2/parts/1/functionResponse"}}))
+      << Describe(findings);
 }
 
 }  // namespace

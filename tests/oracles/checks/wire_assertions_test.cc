@@ -62,5 +62,85 @@ TEST(WireAssertions, ReportsMissingRequest) {
   EXPECT_EQ(findings[0].request, 2u);
 }
 
+// Cites the clause an assertion names instead of the case's first clause.
+TEST(WireAssertions, CitesTheAssertionsOwnClause) {
+  const auto c = MakeCase(Replace(std::string(testing::kParallelCase),
+                                  R"("pointer": "/toolConfig", "absent": true)",
+                                  R"("pointer": "/toolConfig", "absent": true,
+                                     "clause": "ADR-226.17")"));
+  const auto journal = MakeJournal(
+      {Replace(testing::kParallelRequest1, R"("tools":[)", R"("toolConfig":{},"tools":[)"),
+       testing::kParallelRequest2});
+  const auto report = testing::ParallelReport();
+  EXPECT_EQ(Where(JudgeWireAssertions({c, journal, report})),
+            (Places{{"ADR-226.17", "/toolConfig"}}));
+}
+
+// A case addressing the answer to each call instead of a part position.
+constexpr std::string_view kAnsweringCase = R"({
+  "description": "Answers are addressed by the call they answer.",
+  "clauses": ["ADR-226.3"],
+  "exchanges": [
+    {"user": "look both up",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"id": "call_A1", "name": "lookup", "args": {"q": "a"}}},
+       {"functionCall": {"id": "call_B2", "name": "lookup", "args": {}}}]}}]}},
+     "then": {"results": [{"call": 1, "json": [1]}, {"call": 0, "json": {"found": true}}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "ok"}]}}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 2, "wire": [
+    {"request": 2, "answering": {"turn": 1, "call": 0}, "pointer": "/id", "equals": "call_A1",
+     "clause": "ADR-226.3"},
+    {"request": 2, "answering": {"turn": 1, "call": 1}, "pointer": "/response/0", "equals": 1,
+     "clause": "ADR-224.4"}]}
+})";
+
+const std::string kAnswering1 =
+    R"({"contents":[{"role":"user","parts":[{"text":"look both up"}]}]})";
+const std::string kAnswering2 =
+    R"({"contents":[{"role":"user","parts":[{"text":"look both up"}]},)"
+    R"({"role":"model","parts":[)"
+    R"({"functionCall":{"id":"call_A1","name":"lookup","args":{"q":"a"}}},)"
+    R"({"functionCall":{"id":"call_B2","name":"lookup","args":{}}}]},)"
+    R"({"role":"user","parts":[)"
+    R"({"functionResponse":{"id":"call_B2","name":"lookup","response":{"0":1}}},)"
+    R"({"functionResponse":{"id":"call_A1","name":"lookup","response":{"found":true}}}]}]})";
+
+std::vector<Finding> JudgeAnswering(const std::string& request2,
+                                    std::string_view case_json = kAnsweringCase) {
+  const auto c = MakeCase(case_json);
+  const auto journal = MakeJournal({kAnswering1, request2});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
+  report.exchanges.push_back(testing::Exchange());
+  return JudgeWireAssertions({c, journal, report});
+}
+
+// Resolves `answering` to the functionResponse that answers the call, wherever it sits.
+TEST(WireAssertions, ResolvesAnsweringWhateverTheOrder) {
+  const auto findings = JudgeAnswering(kAnswering2);
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// Reports a failing `answering` assertion at the resolved pointer, under its own clause.
+TEST(WireAssertions, ReportsFailingAnsweringAssertion) {
+  const auto findings =
+      JudgeAnswering(Replace(kAnswering2, R"("response":{"0":1})", R"("response":{"0":2})"));
+  EXPECT_EQ(Where(findings),
+            (Places{{"ADR-224.4", "/contents/2/parts/0/functionResponse/response/0"}}))
+      << Describe(findings);
+}
+
+// Reports an `answering` address that no functionResponse resolves.
+TEST(WireAssertions, ReportsUnresolvableAnswering) {
+  const auto findings = JudgeAnswering(
+      kAnswering2, Replace(std::string(kAnsweringCase), R"("answering": {"turn": 1, "call": 0})",
+                           R"("answering": {"turn": 3, "call": 0})"));
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-226.3");
+  EXPECT_NE(findings[0].message.find("answering"), std::string::npos) << findings[0].message;
+}
+
 }  // namespace
 }  // namespace gemini_oracle::checks

@@ -49,5 +49,50 @@ TEST(ReferenceDriver, UnmatchedSelectorNamesSelectorAndCalls) {
   EXPECT_EQ(report.harness_error->find("SENTINEL"), std::string::npos);
 }
 
+// Sends options.tool_config with the exchange's mode on top, and copies a build refusal's
+// location (message, native part) into the report.
+TEST(ReferenceDriver, PassesToolConfigAndRefusalLocation) {
+  capture::CaptureServer server;
+  capture::ScriptedResponse text;
+  text.body = R"({"candidates":[{"content":{"role":"model","parts":[{"text":"ok"}]}}]})";
+  const std::string script = server.AddScript({text, text});
+  Case c;
+  c.id = "recordings/y_x";
+  c.options = ParseJson(R"({"tool_config":{"functionCallingConfig":{"mode":"AUTO",)"
+                        R"("allowedFunctionNames":["print"]}}})");
+  Exchange first;
+  first.user = "go";
+  Exchange second;
+  second.user = "again";
+  second.tool_mode = "NONE";
+  c.exchanges = {first, second};
+  ReferenceDriver driver;
+  const DriverReport report = driver.Run(c, server.BaseUrl(script));
+  ASSERT_FALSE(report.refusal.has_value()) << report.refusal->message;
+  const auto journal = server.Journal(script);
+  ASSERT_EQ(journal.size(), 2u);
+  EXPECT_EQ(DumpJson(ParseJson(journal[0].body)["toolConfig"]),
+            R"({"functionCallingConfig":{"mode":"AUTO","allowedFunctionNames":["print"]}})");
+  EXPECT_EQ(DumpJson(ParseJson(journal[1].body)["toolConfig"]),
+            R"({"functionCallingConfig":{"mode":"NONE","allowedFunctionNames":["print"]}})");
+
+  Case refused;
+  refused.id = "adr-226/n_x";
+  refused.transcript = ParseJson(R"([{"role":"user","content":"go"},
+      {"role":"assistant","id":"t1","content":"","tool_calls":[],
+       "provider_state":{"gemini":{"owner":"t1","native_parts":[{"text":"a"},
+         {"functionCall":{"id":"d","name":"f","args":{}}},
+         {"functionCall":{"id":"d","name":"g","args":{}}}]}}}])");
+  Exchange ask;
+  ask.user = "next";
+  refused.exchanges = {ask};
+  const std::string empty = server.AddScript({text});
+  const DriverReport located = driver.Run(refused, server.BaseUrl(empty));
+  ASSERT_TRUE(located.refusal.has_value());
+  EXPECT_EQ(located.refusal->code, "replay.native_id_duplicate");
+  EXPECT_EQ(located.refusal->message_index, 1u);
+  EXPECT_EQ(located.refusal->part_index, 2u);
+}
+
 }  // namespace
 }  // namespace gemini_oracle::runner

@@ -144,7 +144,7 @@ class BrokenTransportDriver : public Driver {
   DriverReport Run(const Case&, const std::string&) override {
     DriverReport report;
     report.exchanges.emplace_back();
-    report.refusal = Refusal{"http.transport", "http", 1, "Connection"};
+    report.refusal = Refusal{"http.transport", "http", 1, "Connection", std::nullopt, std::nullopt};
     return report;
   }
 };

@@ -1,0 +1,452 @@
+// The results judge identifies the call each functionResponse answers without its payload (by
+// id, then name, then position among same-name calls) and judges every request (WIRE.1/2).
+#include "tests/oracles/checks/checks_test_support.h"
+
+namespace gemini_oracle::checks {
+namespace {
+
+using testing::MakeCase;
+using testing::MakeJournal;
+using testing::Places;
+using testing::Replace;
+using testing::Where;
+
+/// Gating and open findings only: not-judged notes left out.
+std::vector<Finding> Judged(std::vector<Finding> findings) {
+  findings.erase(std::remove_if(findings.begin(), findings.end(),
+                                [](const Finding& f) { return ReasonTag(f) == kNotJudged; }),
+                 findings.end());
+  return findings;
+}
+
+std::vector<Finding> OnParallel(const std::string& request2, Profile profile) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, request2});
+  const auto report = testing::ParallelReport();
+  return JudgeResults({c, journal, report, nullptr, profile});
+}
+
+// A real client's answers: every result wrapped as {"name": ..., "content": ...}.
+const std::string kWrappedRequest2 = Replace(
+    Replace(testing::kParallelRequest2, R"("response":{"found":true})",
+            R"("response":{"name":"lookup","content":{"found":true}})"),
+    R"("response":{"0":1,"1":[2,3]})", R"("response":{"name":"lookup","content":[1,[2,3]]})");
+
+// Accepts a real client's {"name", "content"} wrapping under the gemini profile and notes the
+// ADR encodings it leaves unjudged.
+TEST(Answers, AcceptsRealClientWrappingUnderGeminiProfile) {
+  const auto findings = OnParallel(kWrappedRequest2, Profile::kGemini);
+  EXPECT_TRUE(Judged(findings).empty()) << Describe(findings);
+  std::vector<std::string> notes;
+  for (const auto& f : findings) {
+    if (ReasonTag(f) == kNotJudged) notes.push_back(f.clause);
+  }
+  EXPECT_EQ(notes, (std::vector<std::string>{"ADR-224.4"}));
+}
+
+// Refuses the same wrapping under the adr profile: the object is not the root (224.3), the list
+// is not at numeric keys (224.4).
+TEST(Answers, RefusesRealClientWrappingUnderAdrProfile) {
+  const auto findings = OnParallel(kWrappedRequest2, Profile::kAdr);
+  EXPECT_EQ(Where(findings),
+            (Places{{"ADR-224.3", "/contents/2/parts/0/functionResponse/response"},
+                    {"ADR-224.4", "/contents/2/parts/1/functionResponse/response"}}))
+      << Describe(findings);
+}
+
+// Swaps the native ids of the two wrapped answers: identified by id, each payload is its peer's
+// result (226.3), in both profiles.
+TEST(Answers, ReportsSwappedIdsOfWrappedAnswers) {
+  std::string swapped = Replace(kWrappedRequest2, R"("id":"call_A1","name":"lookup","response")",
+                                R"("id":"call_XX","name":"lookup","response")");
+  swapped = Replace(swapped, R"("id":"call_B2","name":"lookup","response")",
+                    R"("id":"call_A1","name":"lookup","response")");
+  swapped = Replace(swapped, R"("call_XX")", R"("call_B2")");
+  for (const Profile profile : {Profile::kGemini, Profile::kAdr}) {
+    const auto findings = Judged(OnParallel(swapped, profile));
+    EXPECT_EQ(Where(findings),
+              (Places{{"ADR-226.3", "/contents/2/parts/0/functionResponse/response"},
+                      {"ADR-226.3", "/contents/2/parts/1/functionResponse/response"}}))
+        << ToString(profile) << ": " << Describe(findings);
+  }
+}
+
+// Accepts a list result whose numeric keys come in another member order (member order is free).
+TEST(Answers, AcceptsListKeysInAnyMemberOrder) {
+  const auto findings = OnParallel(
+      Replace(testing::kParallelRequest2, R"({"0":1,"1":[2,3]})", R"({"1":[2,3],"0":1})"),
+      Profile::kAdr);
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// Reports a numeric-kind-only drift in a result under the open ADR-224.F1, not 224.3.
+TEST(Answers, ReportsNumericKindDriftInResultAsOpen) {
+  const auto findings = OnParallel(
+      Replace(testing::kParallelRequest2, R"({"0":1,"1":[2,3]})", R"({"0":1.0,"1":[2,3]})"),
+      Profile::kAdr);
+  EXPECT_EQ(Where(findings),
+            (Places{{"ADR-224.F1", "/contents/2/parts/1/functionResponse/response/0"}}))
+      << Describe(findings);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Results carried past the next request: exchange 1 has two ID'd calls, exchange 2 answers with
+// text, exchange 3 is a closing request. Request 3 still carries exchange 1's answers.
+
+constexpr std::string_view kCarriedCase = R"({
+  "description": "Two ID'd calls and an ID-less one are answered; the answers travel on.",
+  "clauses": ["ADR-226.3"],
+  "exchanges": [
+    {"user": "look both up",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"id": "call_A1", "name": "lookup", "args": {"q": "a"}}},
+       {"functionCall": {"id": "call_B2", "name": "lookup", "args": {"q": "b"}}},
+       {"functionCall": {"name": "clock", "args": {}}}]}}]}},
+     "then": {"results": [{"call": 0, "json": {"v": 1}}, {"call": 1, "json": {"v": 2}},
+                          {"call": 2, "text": "noon"}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"name": "weather", "args": {}}}]}}]}},
+     "then": {"results": [{"call": 0, "text": "sunny"}]}},
+    {"tool_mode": "NONE", "response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "done"}]}}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 3}
+})";
+
+const std::string kCarried1 = R"({"contents":[{"role":"user","parts":[{"text":"look both up"}]}]})";
+const std::string kCarriedTurn1 =
+    R"({"role":"model","parts":[)"
+    R"({"functionCall":{"id":"call_A1","name":"lookup","args":{"q":"a"}}},)"
+    R"({"functionCall":{"id":"call_B2","name":"lookup","args":{"q":"b"}}},)"
+    R"({"functionCall":{"name":"clock","args":{}}}]},)"
+    R"({"role":"user","parts":[)"
+    R"({"functionResponse":{"id":"call_A1","name":"lookup","response":{"v":1}}},)"
+    R"({"functionResponse":{"id":"call_B2","name":"lookup","response":{"v":2}}},)"
+    R"({"functionResponse":{"name":"clock","response":{"output":"noon"}}}]})";
+const std::string kCarried2 =
+    R"({"contents":[{"role":"user","parts":[{"text":"look both up"}]},)" + kCarriedTurn1 + "]}";
+const std::string kCarried3 =
+    R"({"contents":[{"role":"user","parts":[{"text":"look both up"}]},)" + kCarriedTurn1 +
+    R"(,{"role":"model","parts":[{"functionCall":{"name":"weather","args":{}}}]},)"
+    R"({"role":"user","parts":[{"functionResponse":{"name":"weather",)"
+    R"("response":{"output":"sunny"}}}]}],)"
+    R"("toolConfig":{"functionCallingConfig":{"mode":"NONE"}}})";
+
+std::vector<Finding> OnCarried(const std::string& request3) {
+  const auto c = MakeCase(kCarriedCase);
+  const auto journal = MakeJournal({kCarried1, kCarried2, request3});
+  model::DriverReport report;
+  for (int i = 0; i < 3; ++i) report.exchanges.push_back(testing::Exchange());
+  return JudgeResults({c, journal, report});
+}
+
+// Finds nothing when every request carries the answers as sent first.
+TEST(Answers, AcceptsCarriedAnswers) {
+  const auto findings = OnCarried(kCarried3);
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// Reports native ids swapped between two answers in request 3 (226.3).
+TEST(Answers, ReportsIdsSwappedInRequestThree) {
+  std::string request3 = Replace(kCarried3, R"({"id":"call_A1","name":"lookup","response")",
+                                 R"({"id":"call_XX","name":"lookup","response")");
+  request3 = Replace(request3, R"({"id":"call_B2","name":"lookup","response")",
+                     R"({"id":"call_A1","name":"lookup","response")");
+  request3 = Replace(request3, R"("call_XX")", R"("call_B2")");
+  const auto findings = OnCarried(request3);
+  EXPECT_EQ(Where(findings),
+            (Places{{"ADR-226.3", "/contents/2/parts/0/functionResponse/response"},
+                    {"ADR-226.3", "/contents/2/parts/1/functionResponse/response"}}))
+      << Describe(findings);
+  for (const auto& f : findings) EXPECT_EQ(f.request, 3u);
+}
+
+// Reports an id invented, in request 3 only, on the answer to exchange 1's ID-less call (226.4).
+TEST(Answers, ReportsIdInventedInRequestThree) {
+  const auto findings =
+      OnCarried(Replace(kCarried3, R"({"functionResponse":{"name":"clock",)",
+                        R"({"functionResponse":{"id":"clock-1","name":"clock",)"));
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.4", "/contents/2/parts/2/functionResponse/id"}}))
+      << Describe(findings);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].request, 3u);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transcript tool messages with identical payloads: only id and name tell the answers apart.
+
+constexpr std::string_view kSamePayloadCase = R"({
+  "description": "Two bound calls of different names are answered with equal payloads.",
+  "clauses": ["ADR-226.3"],
+  "transcript": [
+    {"role": "user", "content": "Time and weather?"},
+    {"role": "assistant", "id": "turn_1", "content": "",
+     "tool_calls": [{"id": "tc_1", "name": "get_time", "arguments": {}},
+                    {"id": "tc_2", "name": "get_weather", "arguments": {}}],
+     "provider_state": {"gemini": {"owner": "turn_1", "native_parts": [
+       {"functionCall": {"id": "call_a", "name": "get_time", "args": {}}},
+       {"functionCall": {"id": "call_b", "name": "get_weather", "args": {}}}],
+       "tool_call_bindings": [{"tool_call_id": "tc_1", "native_id": "call_a"},
+                              {"tool_call_id": "tc_2", "native_id": "call_b"}]}}},
+    {"role": "tool", "tool_call_id": "tc_1", "name": "get_time", "content": "{}"},
+    {"role": "tool", "tool_call_id": "tc_2", "name": "get_weather", "content": "{}"}],
+  "exchanges": [{"user": "Thanks.",
+    "response": {"body": {"candidates": [{"content": {"role": "model",
+      "parts": [{"text": "ok"}]}}]}}}],
+  "expect": {"outcome": "accept", "requests": 1}
+})";
+
+const std::string kSamePayloadRequest1 =
+    R"({"contents":[{"role":"user","parts":[{"text":"Time and weather?"}]},)"
+    R"({"role":"model","parts":[)"
+    R"({"functionCall":{"id":"call_a","name":"get_time","args":{}}},)"
+    R"({"functionCall":{"id":"call_b","name":"get_weather","args":{}}}]},)"
+    R"({"role":"user","parts":[)"
+    R"({"functionResponse":{"id":"call_a","name":"get_time","response":{}}},)"
+    R"({"functionResponse":{"id":"call_b","name":"get_weather","response":{}}}]},)"
+    R"({"role":"user","parts":[{"text":"Thanks."}]}]})";
+
+std::vector<Finding> OnTranscript(std::string_view case_json, const std::string& request1,
+                                  Profile profile = Profile::kAdr) {
+  const auto c = MakeCase(case_json);
+  const auto journal = MakeJournal({request1});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
+  return JudgeResults({c, journal, report, nullptr, profile});
+}
+
+// Finds nothing when equal payloads carry their own names and ids.
+TEST(Answers, AcceptsEqualPayloadsWithOwnNamesAndIds) {
+  const auto findings = OnTranscript(kSamePayloadCase, kSamePayloadRequest1);
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// Reports answers that keep their own names but carry each other's ids (226.3).
+TEST(Answers, ReportsOwnNameWithPeerId) {
+  std::string request1 = Replace(kSamePayloadRequest1, R"({"id":"call_a","name":"get_time","r)",
+                                 R"({"id":"call_XX","name":"get_time","r)");
+  request1 = Replace(request1, R"({"id":"call_b","name":"get_weather","r)",
+                     R"({"id":"call_a","name":"get_weather","r)");
+  request1 = Replace(request1, R"("call_XX")", R"("call_b")");
+  const auto findings = OnTranscript(kSamePayloadCase, request1);
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.3", "/contents/2/parts/0/functionResponse/name"},
+                                     {"ADR-226.3", "/contents/2/parts/1/functionResponse/name"}}))
+      << Describe(findings);
+}
+
+// ---------------------------------------------------------------------------------------------
+// An older owned turn without bindings mixing an ID'd and an ID-less call, with a generic call
+// (and a tool message) only for the ID'd one.
+
+constexpr std::string_view kMixedLegacyCase = R"({
+  "description": "A legacy turn mixing an ID'd and an ID-less call is answered in part.",
+  "clauses": ["ADR-226.13"],
+  "transcript": [
+    {"role": "user", "content": "Time and a dice roll?"},
+    {"role": "assistant", "id": "turn_1", "content": "",
+     "tool_calls": [{"id": "tc_1", "name": "get_time", "arguments": {}}],
+     "provider_state": {"gemini": {"owner": "turn_1", "native_parts": [
+       {"functionCall": {"id": "call_a", "name": "get_time", "args": {}}},
+       {"functionCall": {"name": "roll", "args": {"sides": 6}}}]}}},
+    {"role": "tool", "tool_call_id": "tc_1", "name": "get_time", "content": "{\"h\": 9}"}],
+  "exchanges": [{"user": "Go on.",
+    "response": {"body": {"candidates": [{"content": {"role": "model",
+      "parts": [{"text": "ok"}]}}]}}}],
+  "expect": {"outcome": "accept", "requests": 1}
+})";
+
+const std::string kMixedLegacyRequest1 =
+    R"({"contents":[{"role":"user","parts":[{"text":"Time and a dice roll?"}]},)"
+    R"({"role":"model","parts":[)"
+    R"({"functionCall":{"id":"call_a","name":"get_time","args":{}}},)"
+    R"({"functionCall":{"name":"roll","args":{"sides":6}}}]},)"
+    R"({"role":"user","parts":[)"
+    R"({"functionResponse":{"id":"call_a","name":"get_time","response":{"h":9}}}]},)"
+    R"({"role":"user","parts":[{"text":"Go on."}]}]})";
+
+// Reports the replayed ID-less call left without a functionResponse (WIRE.1).
+TEST(Answers, ReportsCarriedMixedLegacyTurnAnsweredInPart) {
+  const auto findings = OnTranscript(kMixedLegacyCase, kMixedLegacyRequest1);
+  EXPECT_EQ(Where(findings), (Places{{"WIRE.1", "/contents/1/parts/1/functionCall"}}))
+      << Describe(findings);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Two ID-less calls of different names: Gemini pairs their answers by position.
+
+constexpr std::string_view kTwoIdlessCase = R"({
+  "description": "Two ID-less calls are answered in the order of the calls.",
+  "clauses": ["WIRE.2"],
+  "exchanges": [
+    {"user": "weather and time?",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"name": "weather", "args": {}}},
+       {"functionCall": {"name": "time", "args": {}}}]}}]}},
+     "then": {"results": [{"call": 1, "json": {"h": 9}}, {"call": 0, "json": {"c": 18}}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "ok"}]}}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 2}
+})";
+
+const std::string kTwoIdless1 =
+    R"({"contents":[{"role":"user","parts":[{"text":"weather and time?"}]}]})";
+const std::string kTwoIdless2 =
+    R"({"contents":[{"role":"user","parts":[{"text":"weather and time?"}]},)"
+    R"({"role":"model","parts":[{"functionCall":{"name":"weather","args":{}}},)"
+    R"({"functionCall":{"name":"time","args":{}}}]},)"
+    R"({"role":"user","parts":[)"
+    R"({"functionResponse":{"name":"weather","response":{"c":18}}},)"
+    R"({"functionResponse":{"name":"time","response":{"h":9}}}]}]})";
+
+std::vector<Finding> OnTwoIdless(const std::string& request2) {
+  const auto c = MakeCase(kTwoIdlessCase);
+  const auto journal = MakeJournal({kTwoIdless1, request2});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
+  report.exchanges.push_back(testing::Exchange());
+  return JudgeResults({c, journal, report});
+}
+
+// Finds nothing when ID-less answers follow their calls; reports them out of order (WIRE.2).
+TEST(Answers, ReportsIdlessAnswersOutOfOrder) {
+  EXPECT_TRUE(OnTwoIdless(kTwoIdless2).empty()) << Describe(OnTwoIdless(kTwoIdless2));
+  const auto findings =
+      OnTwoIdless(R"({"contents":[{"role":"user","parts":[{"text":"weather and time?"}]},)"
+                  R"({"role":"model","parts":[{"functionCall":{"name":"weather","args":{}}},)"
+                  R"({"functionCall":{"name":"time","args":{}}}]},)"
+                  R"({"role":"user","parts":[)"
+                  R"({"functionResponse":{"name":"time","response":{"h":9}}},)"
+                  R"({"functionResponse":{"name":"weather","response":{"c":18}}}]}]})");
+  EXPECT_EQ(Where(findings), (Places{{"WIRE.2", "/contents/2/parts/1/functionResponse"}}))
+      << Describe(findings);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A server-side tool (ADR-226.B2): the model content holds a call and its answer; only the other
+// call needs an answer in the next user content.
+
+constexpr std::string_view kServerSideCase = R"({
+  "description": "A call answered by the server inside its model content needs no answer.",
+  "clauses": ["ADR-226.B2"],
+  "exchanges": [
+    {"user": "search and look up",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"id": "s1", "name": "mcp_search", "args": {}}},
+       {"functionResponse": {"id": "s1", "name": "mcp_search", "response": {"hits": 1}}},
+       {"functionCall": {"id": "c2", "name": "lookup", "args": {}}}]}}]}},
+     "then": {"results": [{"call": 1, "json": {"ok": true}}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "ok"}]}}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 2}
+})";
+
+// Finds nothing when only the pending call is answered after a server-answered call.
+TEST(Answers, AcceptsServerAnsweredCallWithoutAnswer) {
+  const auto c = MakeCase(kServerSideCase);
+  const auto journal = MakeJournal(
+      {R"({"contents":[{"role":"user","parts":[{"text":"search and look up"}]}]})",
+       R"({"contents":[{"role":"user","parts":[{"text":"search and look up"}]},)"
+       R"({"role":"model","parts":[{"functionCall":{"id":"s1","name":"mcp_search","args":{}}},)"
+       R"({"functionResponse":{"id":"s1","name":"mcp_search","response":{"hits":1}}},)"
+       R"({"functionCall":{"id":"c2","name":"lookup","args":{}}}]},)"
+       R"({"role":"user","parts":[)"
+       R"({"functionResponse":{"id":"c2","name":"lookup","response":{"ok":true}}}]}]})"});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
+  report.exchanges.push_back(testing::Exchange());
+  const auto findings = JudgeResults({c, journal, report});
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// Accepts a JSON-text tool message carried as its original text under the gemini profile; the
+// adr profile wants the decoded object as the root (224.3).
+TEST(Answers, AcceptsJsonTextCarriedAsTextUnderGeminiProfile) {
+  std::string request1 = Replace(kSamePayloadRequest1, R"("name":"get_time","response":{})",
+                                 R"("name":"get_time","response":{"content":"{}"})");
+  EXPECT_TRUE(OnTranscript(kSamePayloadCase, request1, Profile::kGemini).empty());
+  EXPECT_EQ(Where(OnTranscript(kSamePayloadCase, request1, Profile::kAdr)),
+            (Places{{"ADR-224.3", "/contents/2/parts/0/functionResponse/response"}}));
+}
+
+// A tool message holding an integer beyond 64 bits: its exact text in the fallback wrapper, or
+// the exact literal, preserves it; the rounded double does not (ADR-224.3, 224.5).
+TEST(Answers, BigIntegerResultIsPreservedOnlyExactly) {
+  const std::string big_case =
+      Replace(std::string(kSamePayloadCase),
+              R"("tool_call_id": "tc_1", "name": "get_time", "content": "{}")",
+              R"("tool_call_id": "tc_1", "name": "get_time",)"
+              R"( "content": "{\"n\": 123456789012345678901234567890}")");
+  const auto with = [&](const std::string& response) {
+    return Replace(kSamePayloadRequest1, R"("name":"get_time","response":{})",
+                   R"("name":"get_time","response":)" + response);
+  };
+  for (const auto profile : {Profile::kAdr, Profile::kGemini}) {
+    const auto text = OnTranscript(
+        big_case, with(R"({"output":"{\"n\": 123456789012345678901234567890}"})"), profile);
+    EXPECT_TRUE(text.empty()) << Describe(text);
+    const auto exact = OnTranscript(big_case, with(R"({"n":123456789012345678901234567890})"),
+                                    profile);
+    EXPECT_TRUE(exact.empty()) << Describe(exact);
+    const auto rounded =
+        OnTranscript(big_case, with(R"({"n":1.2345678901234568e+29})"), profile);
+    EXPECT_EQ(Where(rounded),
+              (Places{{"ADR-224.3", "/contents/2/parts/0/functionResponse/response/n"}}))
+        << Describe(rounded);
+  }
+}
+
+// Two identical parallel calls, ID'd or ID-less, answered with distinct results.
+constexpr std::string_view kIdenticalCase = R"({
+  "description": "Identical parallel calls are answered with their own results.",
+  "clauses": ["ADR-226.20"],
+  "exchanges": [
+    {"user": "roll twice",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"id": "X1", "name": "roll", "args": {}}},
+       {"functionCall": {"id": "X2", "name": "roll", "args": {}}}]}}]}},
+     "then": {"results": [{"call": 0, "json": {"n": 1}}, {"call": 1, "json": {"n": 2}}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "ok"}]}}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 2}
+})";
+
+std::vector<Finding> OnIdentical(std::string_view case_json, const std::string& request2) {
+  const auto c = MakeCase(case_json);
+  const auto journal =
+      MakeJournal({R"({"contents":[{"role":"user","parts":[{"text":"roll twice"}]}]})", request2});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
+  report.exchanges.push_back(testing::Exchange());
+  return JudgeResults({c, journal, report});
+}
+
+// Reports identical parallel calls whose results are exchanged between their ids (226.20), and
+// accepts the same exchange when the calls are ID-less: nothing tells them apart.
+TEST(Answers, ReportsExchangedResultsOfIdenticalIdCallsOnly) {
+  const std::string request2 =
+      R"({"contents":[{"role":"user","parts":[{"text":"roll twice"}]},)"
+      R"({"role":"model","parts":[{"functionCall":{"id":"X1","name":"roll","args":{}}},)"
+      R"({"functionCall":{"id":"X2","name":"roll","args":{}}}]},)"
+      R"({"role":"user","parts":[{"functionResponse":{"id":"X1","name":"roll",)"
+      R"("response":{"n":2}}},{"functionResponse":{"id":"X2","name":"roll",)"
+      R"("response":{"n":1}}}]}]})";
+  EXPECT_EQ(Where(OnIdentical(kIdenticalCase, request2)),
+            (Places{{"ADR-226.20", "/contents/2/parts/0/functionResponse/response"},
+                    {"ADR-226.20", "/contents/2/parts/1/functionResponse/response"}}));
+  std::string idless_case = Replace(std::string(kIdenticalCase), R"("id": "X1", )", "");
+  idless_case = Replace(idless_case, R"("id": "X2", )", "");
+  std::string idless =
+      Replace(request2, R"({"id":"X1","name":"roll","args":{}})", R"({"name":"roll","args":{}})");
+  idless =
+      Replace(idless, R"({"id":"X2","name":"roll","args":{}})", R"({"name":"roll","args":{}})");
+  idless = Replace(idless, R"({"id":"X1","name":"roll",)", R"({"name":"roll",)");
+  idless = Replace(idless, R"({"id":"X2","name":"roll",)", R"({"name":"roll",)");
+  const auto findings = OnIdentical(idless_case, idless);
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+}  // namespace
+}  // namespace gemini_oracle::checks
