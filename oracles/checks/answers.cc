@@ -2,40 +2,41 @@
 // and its position among same-name calls, never from its payload, so a result wrapped in any
 // object (ADR-224 leaves the fallback key to the implementation) is still judged by its id.
 #include "oracles/checks/answers.h"
+#include "oracles/checks/judge_json.h"
 
 #include "oracles/checks/wire_view.h"
+#include "oracles/model/server_answered.h"
 
 namespace gemini_oracle::checks::detail {
 namespace {
 
 // The functionCall parts of `parts` as turn calls; a call answered by a functionResponse of
-// the same parts (server-side tools, ADR-226.B2) is marked answered inside.
+// the same parts (server-side tools, ADR-226.B2) is marked answered inside, by the one rule the
+// case checker applies too.
 std::vector<TurnCall> NativeCalls(const Json& parts) {
   std::vector<TurnCall> calls;
   if (!parts.is_array()) return calls;
+  const std::vector<bool> inside = model::CallsAnsweredInside(parts);
   for (const std::size_t p : FunctionCallPositions(parts)) {
     const Json& fc = parts[p]["functionCall"];
     TurnCall call;
     if (const Json* name = Member(fc, "name")) call.name = *name;
-    if (const Json* id = Member(fc, "id")) call.native_id = *id;
+    if (const Json* id = Member(fc, "id")) {
+      if (id->is_null()) {
+        call.null_id = true;
+      } else {
+        call.native_id = *id;
+      }
+    }
     if (const Json* args = Member(fc, "args")) call.args = *args;
+    call.answered_inside = inside[p];
     calls.push_back(std::move(call));
-  }
-  std::vector<const Json*> inside;
-  for (const auto& part : parts) {
-    const Json* fr = Member(part, "functionResponse");
-    if (fr != nullptr && fr->is_object()) inside.push_back(fr);
-  }
-  if (inside.empty()) return calls;
-  const std::vector<bool> all(calls.size(), true);
-  for (const auto& call : IdentifyCalls(calls, all, inside, false)) {
-    if (call) calls[*call].answered_inside = true;
   }
   return calls;
 }
 
 bool SameJson(const std::optional<Json>& a, const Json* b) {
-  return a && b != nullptr && KindExactEqual(*a, *b);
+  return a && b != nullptr && checks::SameJson(*a, *b);
 }
 
 }  // namespace

@@ -15,10 +15,14 @@ namespace gemini_oracle::checks::detail {
 /// One functionCall of a model turn, as the case file knows it.
 struct TurnCall {
   std::optional<Json> name;       // its name
-  std::optional<Json> native_id;  // its native id, when it had one
+  std::optional<Json> native_id;  // its native id, when it had one (never null: see null_id)
   Json args = Json::object();     // its decoded args ({} when absent)
+  /// Its native part carried `"id": null`. ADR-226 does not say whether null is an absent or
+  /// a malformed id, so the call is ID-less for identification and its answer may omit `id`
+  /// or carry null (INTERPRETING §9.3).
+  bool null_id = false;
   /// Answered by a functionResponse inside its own model content (server-side tools,
-  /// ADR-226.B2): no answer is due for it in the next user content.
+  /// ADR-226.B2; model::CallsAnsweredInside): no answer is due for it in the next user content.
   bool answered_inside = false;
 };
 

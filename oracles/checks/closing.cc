@@ -1,6 +1,7 @@
 // ADR-226.17: closing requests (tools disabled) are real Gemini requests: they carry their tool
 // mode and, for NONE, still declare the tools that earlier turns called.
 #include "oracles/checks/judge.h"
+#include "oracles/checks/judge_json.h"
 #include "oracles/checks/wire_view.h"
 
 namespace gemini_oracle::checks {
@@ -18,7 +19,7 @@ std::vector<Finding> JudgeClosing(const CaseRun& run) {
     const Json& body = *decoded[k - 1].body;
     const Json::json_pointer at("/toolConfig/functionCallingConfig/mode");
     const Json* sent = body.contains(at) ? &body.at(at) : nullptr;
-    if (sent == nullptr || !KindExactEqual(*sent, Json(*mode))) {
+    if (sent == nullptr || !SameJson(*sent, Json(*mode))) {
       findings.push_back(
           MakeFinding("ADR-226.17", kWireViolation, k, "/toolConfig/functionCallingConfig/mode",
                       "request " + std::to_string(k) + " does not set tool mode " + *mode, *mode,

@@ -7,10 +7,24 @@
 namespace gemini_oracle::checks {
 namespace {
 
-void AddNativeIds(const Json& parts, std::set<std::string>& out) {
+// The ids the server sent. A native `"id": null` counts as sent: ADR-226 does not say whether
+// null is an absent or a malformed id, so keeping it on replay or echoing it invents nothing.
+struct ServerIds {
+  std::set<std::string> strings;
+  bool null = false;
+
+  bool Sent(const Json& id) const {
+    if (id.is_null()) return null;
+    return id.is_string() && strings.count(id.get<std::string>()) != 0;
+  }
+};
+
+void AddNativeIds(const Json& parts, ServerIds& out) {
   for (const std::size_t p : detail::FunctionCallPositions(parts)) {
     const Json* id = detail::Member(parts[p]["functionCall"], "id");
-    if (id != nullptr && id->is_string()) out.insert(id->get<std::string>());
+    if (id == nullptr) continue;
+    if (id->is_string()) out.strings.insert(id->get<std::string>());
+    if (id->is_null()) out.null = true;
   }
 }
 
@@ -24,7 +38,7 @@ std::vector<Finding> JudgeIds(const CaseRun& run) {
 
   // ADR-226.4: no synthesized ID ever appears on the wire. Request m may carry the IDs of the
   // initial capsules and of the responses to requests 1..m-1, nothing else.
-  std::set<std::string> sent_by_server;
+  ServerIds sent_by_server;
   for (const Json* message : initial) {
     if (const Json* parts = detail::CapsuleNativeParts(*message))
       AddNativeIds(*parts, sent_by_server);
@@ -44,7 +58,7 @@ std::vector<Finding> JudgeIds(const CaseRun& run) {
           if (holder == nullptr) continue;
           const Json* id = detail::Member(*holder, "id");
           if (id == nullptr) continue;
-          if (id->is_string() && sent_by_server.count(id->get<std::string>()) != 0) continue;
+          if (sent_by_server.Sent(*id)) continue;
           findings.push_back(MakeFinding(
               "ADR-226.4", kWireViolation, r + 1,
               "/contents/" + std::to_string(c) + "/parts/" + std::to_string(p) + "/" + field +
@@ -66,6 +80,21 @@ std::vector<Finding> JudgeIds(const CaseRun& run) {
     for (const auto& call : *calls) {
       const Json* id = detail::Member(call, "id");
       if (id != nullptr && id->is_string()) public_ids.insert(id->get<std::string>());
+    }
+  }
+  for (std::size_t k = 0; k < run.c.exchanges.size(); ++k) {
+    // One public call per pending functionCall part (ADR-226.B2: none for a call the server
+    // answered inside its content). Fewer reported calls leave ids unjudged, never passed.
+    const std::size_t pending =
+        detail::PendingCallPositions(detail::ScriptedParts(run.c.exchanges[k])).size();
+    const std::size_t reported =
+        k < run.report.exchanges.size() ? run.report.exchanges[k].calls.size() : 0;
+    if (reported < pending && detail::ResponseParsed(run, k)) {
+      findings.push_back(NotJudged(
+          "ADR-226.1", "the driver reported " + std::to_string(reported) +
+                           " public calls for the " + std::to_string(pending) +
+                           " pending functionCall parts of exchange " + std::to_string(k + 1) +
+                           ": the public ids of the others are not judged"));
     }
   }
   for (std::size_t k = 0; k < run.report.exchanges.size(); ++k) {

@@ -194,6 +194,50 @@ std::optional<std::string> ExactIntegerText(const Json& value) {
   return std::nullopt;
 }
 
+bool SameJson(const Json& a, const Json& b) {
+  const bool a_integer = a.is_number_integer();
+  const bool b_integer = b.is_number_integer();
+  if (a_integer && b_integer) {
+    // int64 against uint64: equal when both are non-negative and the magnitudes agree.
+    const bool a_negative = a.is_number_unsigned() ? false : a.get<std::int64_t>() < 0;
+    const bool b_negative = b.is_number_unsigned() ? false : b.get<std::int64_t>() < 0;
+    if (a_negative || b_negative) {
+      return a_negative && b_negative && a.get<std::int64_t>() == b.get<std::int64_t>();
+    }
+    return a.get<std::uint64_t>() == b.get<std::uint64_t>();
+  }
+  if (a_integer || b_integer || a.type() != b.type()) return false;
+  switch (a.type()) {
+    case Json::value_t::object: {
+      if (a.size() != b.size()) return false;
+      for (auto it = a.begin(); it != a.end(); ++it) {
+        const auto other = b.find(it.key());
+        if (other == b.end() || !SameJson(it.value(), *other)) return false;
+      }
+      return true;
+    }
+    case Json::value_t::array: {
+      if (a.size() != b.size()) return false;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (!SameJson(a[i], b[i])) return false;
+      }
+      return true;
+    }
+    case Json::value_t::number_float: {
+      const double x = a.get<double>();
+      const double y = b.get<double>();
+      return x == y && std::signbit(x) == std::signbit(y);
+    }
+    case Json::value_t::binary:
+      return a.get_binary() == b.get_binary() &&
+             a.get_binary().has_subtype() == b.get_binary().has_subtype() &&
+             (!a.get_binary().has_subtype() ||
+              a.get_binary().subtype() == b.get_binary().subtype());
+    default:
+      return a == b;  // string, boolean, null
+  }
+}
+
 bool NumbersEqual(const Json& a, const Json& b) {
   if (!IsNumeric(a) || !IsNumeric(b)) return false;
   // Two doubles: their values are exact binary fractions, so == compares exact values

@@ -44,6 +44,13 @@ std::optional<std::string> ExactIntegerText(const Json& value);
 /// integer equals a double only when the double's exact value is that integer).
 bool NumbersEqual(const Json& a, const Json& b);
 
+/// The judges' kind-exact equality (their own, beside the reference implementation's): the same
+/// JSON type, an integer never equal to a float (`1` != `1.0`), integers exactly (an int64 and
+/// a uint64 of one value are equal), floats bit for bit (`-0.0` != `0.0`), big integers by
+/// their literal, strings by code points, arrays in order, objects by the same member names in
+/// any order with equal values.
+bool SameJson(const Json& a, const Json& b);
+
 /// What DecodeJudgeJson found.
 struct JudgeDecoded {
   enum class Error { kNone, kSyntax, kTooDeep, kNumberRange };

@@ -1,12 +1,20 @@
 // ADR-226.19: a refusal never exposes native content ("validation must not expose native
-// content"): arguments, IDs, signatures, text. An implementation can expose content without
-// quoting it byte for byte, so the message is normalized before matching (case folded, \u
-// escapes decoded, whitespace and separators removed) and every native string is also looked
-// for hex- and base64-encoded and cut short; numbers and member names of arguments count too.
-#include <array>
+// content"): every string of a native part (ids, arguments, signatures, text, code, results,
+// unknown members), numbers of many digits and distinctive member names. A verdict that fails
+// a correct refusal is as wrong as one that passes a leak, so only distinctive strings are
+// needles (ordinary words a case reuses as data are not), and a match made only of ordinary
+// words of the message is no exposure. An implementation can expose content without quoting it
+// byte for byte, so the message is also read normalized (case folded, \u escapes decoded,
+// whitespace and separators removed), its base64 and hex runs are decoded, each needle is
+// looked for hex- and base64-encoded, and a long needle also cut at the front or the back.
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <optional>
 #include <set>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "oracles/checks/judge.h"
 #include "oracles/checks/judge_json.h"
@@ -18,46 +26,223 @@ namespace {
 // Cases citing ADR-226.19 plant this text in native ids, arguments, signatures or text.
 constexpr std::string_view kCorpusSentinel = "SENTINEL-d41d8";
 
-// Shorter strings match ordinary words of any message.
-constexpr std::size_t kMinStringLength = 4;
-// Shorter member names are ordinary words ("city", "query").
-constexpr std::size_t kMinMemberNameLength = 6;
+// A native string is a needle only when it is distinctive: this long, or kMinShortLength long
+// with a digit or a separator among its letters. Anything shorter would match ordinary words.
+constexpr std::size_t kDistinctiveLength = 8;
+constexpr std::size_t kMinShortLength = 5;
+// A string that is not distinctive but no ordinary word either ("ab12") counts only as written.
+constexpr std::size_t kMinWrittenLength = 4;
 // Numbers with fewer significant digits (1, 2024, 1000000) are too common to mean anything.
 constexpr std::size_t kMinSignificantDigits = 6;
 // A match this long (normalized) counts even inside a longer word; a shorter one only alone.
 constexpr std::size_t kStandaloneLength = 8;
-// A native string this long (normalized) also counts when cut short to kStandaloneLength.
-constexpr std::size_t kMinCutLength = 12;
+// A native string this long (normalized) also counts when cut at the front or the back, to
+// kCutLength characters when the cut holds a digit, else to kLetterCutLength.
+constexpr std::size_t kMinCutSource = 12;
+constexpr std::size_t kCutLength = 8;
+constexpr std::size_t kLetterCutLength = 10;
+// Runs of the message this long are decoded as base64 (any alphabet) and hex and searched.
+constexpr std::size_t kMinBase64Run = 12;
+constexpr std::size_t kMinHexRun = 16;
+// Digit-only words of a message this short are positions and counts ("part 3", "HTTP 404").
+constexpr std::size_t kMaxPositionDigits = 3;
 
-// Field and role names a message may legitimately mention even when a case reuses them as data.
-constexpr std::array<std::string_view, 28> kStructuralWords = {"args",
-                                                               "name",
-                                                               "text",
-                                                               "functionCall",
-                                                               "functionResponse",
-                                                               "thoughtSignature",
-                                                               "native_parts",
-                                                               "tool_call_bindings",
-                                                               "tool_calls",
-                                                               "tool_call_id",
-                                                               "native_id",
-                                                               "owner",
-                                                               "response",
-                                                               "model",
-                                                               "user",
-                                                               "parts",
-                                                               "contents",
-                                                               "gemini",
-                                                               "arguments",
-                                                               "content",
-                                                               "provider_state",
-                                                               "candidates",
-                                                               "assistant",
-                                                               "thought",
-                                                               "signature",
-                                                               "binding",
-                                                               "bindings",
-                                                               "transcript"};
+// Ordinary words: field and role names of the wire, the capsule and the transcript, the words
+// of the error catalogue, Gemini part members and enum values. A case may reuse them as data
+// (an argument "message", an id "function-call-1") and a correct refusal still names them, so
+// they are never needles, never cuts, and a match made only of them is no exposure. Compared
+// normalized (case folded, separators dropped). Any purely alphabetic word shorter than
+// kDistinctiveLength is ordinary too (see OrdinaryWord).
+constexpr std::string_view kOrdinaryWords[] = {
+    // wire, capsule and transcript
+    "args",
+    "name",
+    "text",
+    "id",
+    "ids",
+    "functionCall",
+    "functionResponse",
+    "thoughtSignature",
+    "thought",
+    "executableCode",
+    "codeExecutionResult",
+    "inlineData",
+    "fileData",
+    "mimeType",
+    "fileUri",
+    "videoMetadata",
+    "partMetadata",
+    "willContinue",
+    "scheduling",
+    "displayName",
+    "partialArgs",
+    "mediaResolution",
+    "finishReason",
+    "usageMetadata",
+    "safetyRatings",
+    "language",
+    "outcome",
+    "output",
+    "code",
+    "native_parts",
+    "native_part",
+    "tool_call_bindings",
+    "tool_calls",
+    "tool_call_id",
+    "native_id",
+    "owner",
+    "response",
+    "responses",
+    "request",
+    "requests",
+    "model",
+    "user",
+    "role",
+    "part",
+    "parts",
+    "content",
+    "contents",
+    "gemini",
+    "arguments",
+    "argument",
+    "provider_state",
+    "provider",
+    "candidates",
+    "candidate",
+    "assistant",
+    "signature",
+    "signatures",
+    "binding",
+    "bindings",
+    "transcript",
+    "message",
+    "messages",
+    "result",
+    "results",
+    "call",
+    "calls",
+    "turn",
+    "turns",
+    "tool",
+    "tools",
+    "native",
+    "function",
+    "capsule",
+    "field",
+    "fields",
+    "position",
+    "positions",
+    "exchange",
+    "public",
+    "generateContent",
+    "generateContentResponse",
+    "systemInstruction",
+    "toolConfig",
+    "generationConfig",
+    "functionCallingConfig",
+    "functionDeclarations",
+    "is_error",
+    "error",
+    "errors",
+    "http",
+    "json",
+    "adr",
+    "null",
+    "true",
+    "false",
+    "object",
+    "array",
+    "string",
+    "number",
+    "integer",
+    "boolean",
+    "list",
+    // enum values of Gemini parts and Google error statuses
+    "PYTHON",
+    "LANGUAGE_UNSPECIFIED",
+    "OUTCOME_OK",
+    "OUTCOME_FAILED",
+    "OUTCOME_DEADLINE_EXCEEDED",
+    "OUTCOME_UNSPECIFIED",
+    "STOP",
+    "MAX_TOKENS",
+    "SAFETY",
+    "INVALID_ARGUMENT",
+    "FAILED_PRECONDITION",
+    "RESOURCE_EXHAUSTED",
+    "PERMISSION_DENIED",
+    "UNAUTHENTICATED",
+    "NOT_FOUND",
+    "INTERNAL",
+    "UNAVAILABLE",
+    "DEADLINE_EXCEEDED",
+    "CANCELLED",
+    // words of the error catalogue and its codes
+    "malformed",
+    "function_call_malformed",
+    "duplicate",
+    "duplicate_tool_call_id",
+    "orphan_result",
+    "duplicate_result",
+    "missing_result",
+    "owner_mismatch",
+    "mismatch",
+    "mismatches",
+    "mismatching",
+    "native_id_malformed",
+    "native_id_duplicate",
+    "calls_mismatch",
+    "call_mismatch",
+    "unexpected",
+    "not_one_to_one",
+    "unknown_call",
+    "unknown_native_id",
+    "incomplete",
+    "public_id_reused",
+    "legacy",
+    "ambiguous",
+    "unmatched",
+    "transport",
+    "status",
+    "nonempty",
+    "identical",
+    "parallel",
+    "identifies",
+    "carried",
+    "replayed",
+    "replay",
+    "replaying",
+    "answered",
+    "unanswered",
+    "received",
+    "delivered",
+    "diagnostics",
+    "timeout",
+    "decoded",
+    "generic",
+    "matches",
+    "nothing",
+    "another",
+    "without",
+    "within",
+    "before",
+    "anything",
+    "present",
+    "missing",
+    "unknown",
+    "orphan",
+    "reused",
+    "correlation",
+    "refused",
+    "refusal",
+    "repeats",
+    "repeated",
+    "invalid",
+    "expected",
+    "position",
+    "sentence",
+    "less",
+};
 
 struct Native {
   std::string value;   // the content as text (a string, a number's decimal text, a member name)
@@ -67,6 +252,8 @@ struct Native {
 };
 
 bool WordChar(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_'; }
+bool Digit(char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; }
+bool Alpha(char ch) { return std::isalpha(static_cast<unsigned char>(ch)) != 0; }
 
 // Lower-case ASCII letters and digits and every non-ASCII byte; everything else (whitespace,
 // punctuation, separators) is dropped. `origin` maps each kept byte to its index in `text`.
@@ -80,6 +267,85 @@ std::string Normalize(std::string_view text, std::vector<std::size_t>* origin = 
     }
   }
   return out;
+}
+
+bool ListedWord(std::string_view word) {
+  static const std::set<std::string> listed = [] {
+    std::set<std::string> out;
+    for (const auto w : kOrdinaryWords) out.insert(Normalize(w));
+    return out;
+  }();
+  return listed.count(Normalize(word)) != 0;
+}
+
+// One word of a message or of a native string: listed, or purely alphabetic and short (either
+// case: "Paris", "Error") but not a lone letter (content spelled out letter by letter), or a
+// short position ("3"). A word without letters or digits too.
+bool OrdinaryWord(std::string_view word) {
+  if (Normalize(word).empty() || ListedWord(word) || word == "a" || word == "A") return true;
+  const bool alpha = std::all_of(word.begin(), word.end(), Alpha);
+  if (alpha && word.size() > 1 && word.size() < kDistinctiveLength) return true;
+  const bool digits = std::all_of(word.begin(), word.end(), Digit);
+  return digits && word.size() <= kMaxPositionDigits;
+}
+
+// The alphanumeric words of `text` ("function-call-7" -> function, call, 7).
+std::vector<std::string_view> AlnumWords(std::string_view text) {
+  std::vector<std::string_view> out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (std::isalnum(static_cast<unsigned char>(text[i])) == 0 &&
+        static_cast<unsigned char>(text[i]) < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) != 0 ||
+                               static_cast<unsigned char>(text[j]) >= 0x80)) {
+      ++j;
+    }
+    out.push_back(text.substr(i, j - i));
+    i = j;
+  }
+  return out;
+}
+
+// A clause name ("ADR-226.8"): the oracle's own vocabulary, which refusals cite.
+bool ClauseName(std::string_view s) {
+  if (s.size() < 5 || (s.substr(0, 4) != "ADR-" && s.substr(0, 4) != "adr-")) return false;
+  return std::all_of(s.begin() + 4, s.end(), [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '.';
+  });
+}
+
+// A native string that is an ordinary word, a clause name, or made only of listed words
+// ("tool message", "function_call", "ID-less", "call's"): a correct refusal may say it.
+bool OrdinaryString(std::string_view s) {
+  if (OrdinaryWord(s) || ClauseName(s)) return true;
+  if (s.size() > 2 && (s.substr(s.size() - 2) == "'s" || s.substr(s.size() - 2) == "'S")) {
+    s.remove_suffix(2);
+  }
+  const auto words = AlnumWords(s);
+  return !words.empty() && std::all_of(words.begin(), words.end(), ListedWord);
+}
+
+// ADR-226.19 needles: long enough, or short with a digit or separator, and not ordinary.
+bool Distinctive(std::string_view s) {
+  if (OrdinaryString(s) || Normalize(s).size() < kMinShortLength) return false;
+  if (s.size() >= kDistinctiveLength) return true;
+  if (s.size() < kMinShortLength) return false;
+  const bool digit = std::any_of(s.begin(), s.end(), Digit);
+  const bool separator = std::any_of(s.begin(), s.end(), [](char ch) {
+    const auto u = static_cast<unsigned char>(ch);
+    return u < 0x80 && std::isalnum(u) == 0;
+  });
+  return digit || separator;
+}
+
+// A cut of a native string is distinctive on its own: a digit, or long; never ordinary.
+bool DistinctiveCut(const std::string& cut) {
+  const bool digit = std::any_of(cut.begin(), cut.end(), Digit);
+  return (digit || cut.size() >= kLetterCutLength) && !OrdinaryString(cut);
 }
 
 void AppendUtf8(std::uint32_t code, std::string& out) {
@@ -185,57 +451,114 @@ std::size_t SignificantDigits(std::string_view text) {
   return last - first + 1;
 }
 
-void AddStrings(std::vector<Native>& out, const Json& value, const char* kind,
-                const std::string& source) {
-  std::vector<std::string> strings;
-  detail::CollectStrings(value, strings);
-  for (auto& s : strings) out.push_back({std::move(s), kind, source});
-}
-
-// Argument content: string values, numbers of many significant digits and member names, at
-// any depth. Booleans and null are never looked for (too common to mean anything).
-void AddArguments(std::vector<Native>& out, const Json& value, const std::string& source) {
-  if (value.is_string()) {
-    out.push_back({value.get<std::string>(), "argument", source});
-  } else if (IsNumeric(value)) {
-    std::vector<std::string> forms;
-    if (IsBigInteger(value)) {
-      forms.push_back(BigIntegerText(value));
-    } else {
-      forms.push_back(DumpJson(value));
-      // An integral float is often printed as the integer (2718281828.0 as 2718281828).
-      if (auto integer = ExactIntegerText(value); integer && value.is_number_float()) {
-        forms.push_back(*integer);
-      }
+// Argument content: string values, numbers of many significant digits and distinctive member
+// names, at any depth. Booleans and null are never looked for (too common to mean anything).
+void AddNumber(std::vector<Native>& out, const Json& value, const char* kind,
+               const std::string& source) {
+  std::vector<std::string> forms;
+  if (IsBigInteger(value)) {
+    forms.push_back(BigIntegerText(value));
+  } else {
+    forms.push_back(DumpJson(value));
+    // An integral float is often printed as the integer (2718281828.0 as 2718281828).
+    if (auto integer = ExactIntegerText(value); integer && value.is_number_float()) {
+      forms.push_back(*integer);
     }
-    for (auto& form : forms) {
-      if (SignificantDigits(form) >= kMinSignificantDigits) {
-        out.push_back({std::move(form), "argument number", source, true});
-      }
+  }
+  for (auto& form : forms) {
+    if (SignificantDigits(form) >= kMinSignificantDigits) {
+      out.push_back({std::move(form), kind, source, true});
     }
-  } else if (value.is_object()) {
-    for (auto it = value.begin(); it != value.end(); ++it) {
-      if (it.key().size() >= kMinMemberNameLength) {
-        out.push_back({it.key(), "argument member name", source});
-      }
-      AddArguments(out, it.value(), source);
-    }
-  } else if (value.is_array()) {
-    for (const auto& item : value) AddArguments(out, item, source);
   }
 }
 
+// Every string, number and distinctive member name inside `value`, of kind `kind` (numbers
+// `number_kind`, member names `name_kind`).
+void AddContent(std::vector<Native>& out, const Json& value, const char* kind,
+                const char* number_kind, const char* name_kind, const std::string& source) {
+  if (value.is_string()) {
+    out.push_back({value.get<std::string>(), kind, source});
+  } else if (IsNumeric(value)) {
+    AddNumber(out, value, number_kind, source);
+  } else if (value.is_object()) {
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (Distinctive(it.key())) out.push_back({it.key(), name_kind, source});
+      AddContent(out, it.value(), kind, number_kind, name_kind, source);
+    }
+  } else if (value.is_array()) {
+    for (const auto& item : value) AddContent(out, item, kind, number_kind, name_kind, source);
+  }
+}
+
+void AddArguments(std::vector<Native>& out, const Json& value, const std::string& source) {
+  AddContent(out, value, "argument", "argument number", "argument member name", source);
+}
+
+void AddOther(std::vector<Native>& out, const Json& value, const std::string& source) {
+  AddContent(out, value, "native part content", "native part number", "native part member name",
+             source);
+}
+
+// Everything a native part holds (ADR-226.19 names no exception): functionCall ids and
+// arguments, signatures, text, code and its results, functionResponse payloads, unknown
+// members. Only the tool names of functionCall and functionResponse are left out: the generic
+// transcript carries them in public, and a refusal may name the tool.
 void FromNativeParts(const Json& parts, const std::string& source, std::vector<Native>& out) {
   if (!parts.is_array()) return;
   for (const auto& part : parts) {
-    if (const Json* fc = detail::Member(part, "functionCall")) {
-      if (const Json* id = detail::Member(*fc, "id")) AddStrings(out, *id, "native id", source);
-      if (const Json* args = detail::Member(*fc, "args")) AddArguments(out, *args, source);
+    if (!part.is_object()) {
+      AddOther(out, part, source);
+      continue;
     }
-    if (const Json* signature = detail::Member(part, "thoughtSignature")) {
-      AddStrings(out, *signature, "thought signature", source);
+    for (auto it = part.begin(); it != part.end(); ++it) {
+      const std::string& key = it.key();
+      const Json& member = it.value();
+      if (Distinctive(key)) out.push_back({key, "native part member name", source});
+      if ((key == "functionCall" || key == "functionResponse") && member.is_object()) {
+        for (auto in = member.begin(); in != member.end(); ++in) {
+          if (Distinctive(in.key())) out.push_back({in.key(), "native part member name", source});
+          if (in.key() == "name" && in.value().is_string()) continue;  // the tool's name
+          if (in.key() == "id") {
+            AddContent(out, in.value(), "native id", "native id", "native id", source);
+          } else if (in.key() == "args") {
+            AddArguments(out, in.value(), source);
+          } else {
+            AddOther(out, in.value(), source);
+          }
+        }
+      } else if (key == "thoughtSignature") {
+        AddContent(out, member, "thought signature", "thought signature", "thought signature",
+                   source);
+      } else if (key == "text") {
+        AddContent(out, member, "text", "text", "text", source);
+      } else {
+        AddOther(out, member, source);
+      }
     }
-    if (const Json* text = detail::Member(part, "text")) AddStrings(out, *text, "text", source);
+  }
+}
+
+// Native parts the model contents of a scripted response hold: of every candidate (only the
+// first is parsed, but nothing an implementation received may leak), a parts member that is
+// no list included.
+void FromResponseBody(const Json& body, const std::string& source, std::vector<Native>& out) {
+  const auto from_chunk = [&](const Json& chunk) {
+    const Json* candidates = detail::Member(chunk, "candidates");
+    if (candidates == nullptr || !candidates->is_array()) return;
+    for (const auto& candidate : *candidates) {
+      const Json* content = detail::Member(candidate, "content");
+      const Json* parts = content == nullptr ? nullptr : detail::Member(*content, "parts");
+      if (parts != nullptr && parts->is_array()) {
+        FromNativeParts(*parts, source, out);
+      } else if (parts != nullptr) {
+        AddOther(out, *parts, source);
+      }
+    }
+  };
+  if (body.is_array()) {
+    for (const auto& chunk : body) from_chunk(chunk);
+  } else {
+    from_chunk(body);
   }
 }
 
@@ -243,8 +566,8 @@ std::vector<Native> Natives(const model::Case& c) {
   // The corpus sentinel first: a native value holding it is reported as the sentinel.
   std::vector<Native> out = {{std::string(kCorpusSentinel), "corpus sentinel", ""}};
   for (std::size_t k = 0; k < c.exchanges.size(); ++k) {
-    FromNativeParts(detail::ScriptedParts(c.exchanges[k]), "exchange " + std::to_string(k + 1),
-                    out);
+    const std::string source = "exchange " + std::to_string(k + 1);
+    FromResponseBody(c.exchanges[k].response.body, source, out);
   }
   if (c.transcript.is_array()) {
     for (std::size_t m = 0; m < c.transcript.size(); ++m) {
@@ -267,7 +590,7 @@ std::vector<Native> Natives(const model::Case& c) {
       if (bindings != nullptr && bindings->is_array()) {
         for (const auto& binding : *bindings) {
           if (const Json* id = detail::Member(binding, "native_id")) {
-            AddStrings(out, *id, "native id", source);
+            AddContent(out, *id, "native id", "native id", "native id", source);
           }
         }
       }
@@ -276,62 +599,263 @@ std::vector<Native> Natives(const model::Case& c) {
   return out;
 }
 
-// The refusal message, read the ways an implementation might disguise content.
-struct Message {
-  std::string raw;
-  std::string decoded;  // \u escapes decoded
-  std::string normalized;
+// A text read the ways an implementation might disguise content: the message itself, or bytes
+// decoded from one of its base64 or hex runs.
+struct View {
+  std::string decoded;              // \u escapes decoded (or the decoded run)
+  std::string normalized;           // Normalize(decoded)
   std::vector<std::size_t> origin;  // normalized index -> decoded index
-  std::string normalized_code;
+  std::vector<int> word;            // decoded index -> word number, -1 between words
+  std::vector<bool> ordinary_word;  // word number -> whether it is an ordinary word
+  std::string form;                 // how content found here showed: "" for the message
 };
 
-// Whether `needle` (normalized) occurs in the message; a short needle only where it is not a
-// piece of a longer identifier ("call_b" is not exposed by the field name "tool_call_bindings").
-bool Occurs(const Message& m, const std::string& needle, bool standalone) {
+// Characters that end a word of a message (a word keeps '_', '-', '.', '/', '+').
+bool WordBreak(char ch) {
+  const auto u = static_cast<unsigned char>(ch);
+  if (u >= 0x80) return false;
+  return std::isspace(u) != 0 ||
+         std::string_view(",;:()[]{}<>\"'`=!?*|\\&@$^~").find(ch) != std::string_view::npos;
+}
+
+// Whether a word of a message is ordinary once its edge punctuation is gone: as a native
+// string would be ("ADR-226.5", "function_call", "call's"), or dotted ordinary words
+// ("native_id.duplicate", "part.3").
+bool OrdinaryMessageWord(std::string_view word) {
+  while (!word.empty() && !WordChar(word.front()) &&
+         static_cast<unsigned char>(word.front()) < 0x80) {
+    word.remove_prefix(1);
+  }
+  while (!word.empty() && !WordChar(word.back()) &&
+         static_cast<unsigned char>(word.back()) < 0x80) {
+    word.remove_suffix(1);
+  }
+  if (OrdinaryString(word)) return true;
+  if (word.find('.') == std::string_view::npos) return false;
+  for (std::size_t at = 0; at <= word.size();) {
+    const auto dot = std::min(word.find('.', at), word.size());
+    if (!OrdinaryWord(word.substr(at, dot - at))) return false;
+    at = dot + 1;
+  }
+  return true;
+}
+
+View MakeView(std::string decoded, std::string form) {
+  View v;
+  v.decoded = std::move(decoded);
+  v.form = std::move(form);
+  v.normalized = Normalize(v.decoded, &v.origin);
+  v.word.assign(v.decoded.size(), -1);
+  for (std::size_t i = 0; i < v.decoded.size();) {
+    if (WordBreak(v.decoded[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < v.decoded.size() && !WordBreak(v.decoded[j])) ++j;
+    const int number = static_cast<int>(v.ordinary_word.size());
+    for (std::size_t k = i; k < j; ++k) v.word[k] = number;
+    v.ordinary_word.push_back(OrdinaryMessageWord(std::string_view(v.decoded).substr(i, j - i)));
+    i = j;
+  }
+  return v;
+}
+
+int Base64Value(char ch) {
+  if (ch >= 'A' && ch <= 'Z') return ch - 'A';
+  if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
+  if (ch >= '0' && ch <= '9') return ch - '0' + 52;
+  if (ch == '+' || ch == '-') return 62;
+  if (ch == '/' || ch == '_') return 63;
+  return -1;
+}
+
+int HexValue(char ch) {
+  const auto u = static_cast<unsigned char>(ch);
+  if (std::isxdigit(u) == 0) return -1;
+  return std::isdigit(u) != 0 ? u - '0' : std::tolower(u) - 'a' + 10;
+}
+
+// Content inside a larger encoded text does not show as the encoding of the content alone, so
+// every long base64 run (standard or url-safe, at each of the four alignments a run glued to a
+// word may have) and every long hex run (at both alignments) of the message is decoded.
+std::vector<View> DecodedRuns(const std::string& text) {
+  std::vector<View> out;
+  for (std::size_t i = 0; i < text.size();) {
+    if (Base64Value(text[i]) < 0) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < text.size() && Base64Value(text[j]) >= 0) ++j;
+    const std::string_view run = std::string_view(text).substr(i, j - i);
+    if (run.size() >= kMinBase64Run) {
+      for (std::size_t shift = 0; shift < 4; ++shift) {
+        std::string bytes;
+        std::uint32_t bits = 0;
+        int count = 0;
+        for (std::size_t k = shift; k < run.size(); ++k) {
+          bits = (bits << 6) | static_cast<std::uint32_t>(Base64Value(run[k]));
+          count += 6;
+          if (count >= 8) {
+            count -= 8;
+            bytes.push_back(static_cast<char>((bits >> count) & 0xFF));
+          }
+        }
+        out.push_back(MakeView(std::move(bytes), "base64-encoded"));
+      }
+    }
+    i = j;
+  }
+  for (std::size_t i = 0; i < text.size();) {
+    if (HexValue(text[i]) < 0) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < text.size() && HexValue(text[j]) >= 0) ++j;
+    if (j - i >= kMinHexRun) {
+      for (std::size_t shift = 0; shift < 2; ++shift) {
+        std::string bytes;
+        for (std::size_t k = i + shift; k + 1 < j; k += 2) {
+          bytes.push_back(static_cast<char>(HexValue(text[k]) * 16 + HexValue(text[k + 1])));
+        }
+        out.push_back(MakeView(std::move(bytes), "hex-encoded"));
+      }
+    }
+    i = j;
+  }
+  return out;
+}
+
+// Whether `needle` (normalized) occurs in `v`. A short needle counts only where it is not a
+// piece of a longer identifier ("call_b" is not exposed by the field name
+// "tool_call_bindings"); a number only whole (4815162342 is not in 94815162342); any other
+// needle only where it covers some word that is not ordinary (the cut "functionca" is not
+// exposed by the word "functionCall", nor "call1" by "call 1").
+bool Occurs(const View& v, const std::string& needle, bool standalone, bool number) {
   if (needle.empty()) return false;
-  for (auto at = m.normalized.find(needle); at != std::string::npos;
-       at = m.normalized.find(needle, at + 1)) {
+  for (auto at = v.normalized.find(needle); at != std::string::npos;
+       at = v.normalized.find(needle, at + 1)) {
+    const std::size_t first = v.origin[at];
+    const std::size_t last = v.origin[at + needle.size() - 1];
+    const std::string& d = v.decoded;
+    if (number) {
+      // Not part of a longer number: no digit next to it, nor across one group separator or
+      // decimal point ("4,815,162,342" is whole, "14,815,162,342" and "4815162342.5" are not).
+      const auto digit_at = [&d](std::size_t i) { return i < d.size() && Digit(d[i]); };
+      const auto group = [](char ch) { return ch == ',' || ch == '.' || ch == '_' || ch == '\''; };
+      const bool before = first > 0 && (digit_at(first - 1) ||
+                                        (first > 1 && group(d[first - 1]) && digit_at(first - 2)));
+      const bool after =
+          digit_at(last + 1) || (last + 1 < d.size() && group(d[last + 1]) && digit_at(last + 2));
+      if (!before && !after) return true;
+      continue;
+    }
+    if (standalone) {
+      const bool glued_before = first > 0 && WordChar(d[first - 1]);
+      const bool glued_after = last + 1 < d.size() && WordChar(d[last + 1]);
+      if (glued_before || glued_after) continue;
+    }
+    for (std::size_t i = first; i <= last; ++i) {
+      if (v.word[i] >= 0 && !v.ordinary_word[static_cast<std::size_t>(v.word[i])]) return true;
+    }
+  }
+  return false;
+}
+
+// Whether `value` occurs byte for byte in `text`, a short one not glued to a longer word.
+bool Written(const std::string& text, const std::string& value, bool standalone) {
+  for (auto at = text.find(value); at != std::string::npos; at = text.find(value, at + 1)) {
     if (!standalone) return true;
-    const std::size_t first = m.origin[at];
-    const std::size_t last = m.origin[at + needle.size() - 1];
-    const bool glued_before = first > 0 && WordChar(m.decoded[first - 1]);
-    const bool glued_after = last + 1 < m.decoded.size() && WordChar(m.decoded[last + 1]);
+    const bool glued_before = at > 0 && WordChar(text[at - 1]) && WordChar(value.front());
+    const std::size_t end = at + value.size();
+    const bool glued_after = end < text.size() && WordChar(text[end]) && WordChar(value.back());
     if (!glued_before && !glued_after) return true;
   }
   return false;
 }
 
-bool Ignored(const Native& native, const std::string& normalized, const Message& m) {
-  if (normalized.empty()) return true;
-  if (native.kind == "corpus sentinel" || native.number) return false;
-  if (native.value.size() < kMinStringLength) return true;
-  for (const auto word : kStructuralWords) {
-    if (normalized == Normalize(word)) return true;
-  }
-  return m.normalized_code.find(normalized) != std::string::npos;  // the code names no content
+// The refusal message: as sent, escapes decoded, and its decoded base64 and hex runs.
+struct Message {
+  std::string raw;
+  View main;
+  std::vector<View> runs;
+  std::string normalized_code;
+};
+
+// The front and back cuts of a long native string (normalized) that are distinctive.
+std::vector<std::string> Cuts(const std::string& plain) {
+  std::vector<std::string> out;
+  if (plain.size() < kMinCutSource) return out;
+  const auto add = [&](bool front) {
+    for (const std::size_t length : {kCutLength, kLetterCutLength}) {
+      const std::string cut = front ? plain.substr(0, length) : plain.substr(plain.size() - length);
+      if (DistinctiveCut(cut)) {
+        out.push_back(cut);
+        return;
+      }
+    }
+  };
+  add(true);
+  add(false);
+  return out;
 }
 
 // How the message exposes `native`, or nullopt.
 std::optional<std::string> Exposure(const Native& native, const Message& m) {
   const std::string plain = Normalize(native.value);
-  if (Ignored(native, plain, m)) return std::nullopt;
-  const auto standalone = [&native](const std::string& form) {
-    return native.number || form.size() < kStandaloneLength;
+  if (plain.empty()) return std::nullopt;
+  // A string of digits reads like a number: it counts only whole, and only when long.
+  const bool digits =
+      !native.value.empty() && std::all_of(native.value.begin(), native.value.end(), Digit);
+  if (digits && !native.number && SignificantDigits(native.value) < kMinSignificantDigits) {
+    return std::nullopt;
+  }
+  if (native.number || digits) {
+    if (Occurs(m.main, plain, true, true)) {
+      return m.raw.find(native.value) != std::string::npos
+                 ? "as written"
+                 : "with case, spacing, separators or escapes changed";
+    }
+    for (const auto& run : m.runs) {
+      if (Occurs(run, plain, true, true)) return run.form;
+    }
+    return std::nullopt;  // hex or base64 of a number's text alone is not meaningful
+  }
+  const bool sentinel = native.kind == "corpus sentinel";
+  if (!sentinel && m.normalized_code.find(plain) != std::string::npos) {
+    return std::nullopt;  // the code names no content
+  }
+  const bool distinctive = sentinel || Distinctive(native.value);
+  if (!distinctive) {
+    // Neither distinctive nor ordinary ("ab12"): only the string as written counts.
+    if (native.value.size() < kMinWrittenLength || OrdinaryString(native.value)) {
+      return std::nullopt;
+    }
+    if (Written(m.main.decoded, native.value, true)) return "as written";
+    return std::nullopt;
+  }
+  const bool standalone = plain.size() < kStandaloneLength;
+  if (Written(m.main.decoded, native.value, standalone)) {
+    return m.raw.find(native.value) != std::string::npos ? "as written" : "with escapes changed";
+  }
+  if (Occurs(m.main, plain, standalone, false)) {
+    return "with case, spacing, separators or escapes changed";
+  }
+  const auto encoded = [&](const std::string& form) {
+    return Occurs(m.main, form, form.size() < kStandaloneLength, false);
   };
-  if (Occurs(m, plain, standalone(plain))) {
-    return m.raw.find(native.value) != std::string::npos
-               ? "as written"
-               : "with case, spacing, separators or escapes changed";
+  if (encoded(HexOf(native.value))) return "hex-encoded";
+  if (encoded(Normalize(Base64Of(native.value)))) return "base64-encoded";
+  for (const auto& run : m.runs) {
+    if (Occurs(run, plain, standalone, false)) return run.form;
   }
-  if (native.number) return std::nullopt;  // encodings of a number are not meaningful
-  if (const std::string hex = HexOf(native.value); Occurs(m, hex, standalone(hex))) {
-    return "hex-encoded";
-  }
-  if (const std::string b64 = Normalize(Base64Of(native.value)); Occurs(m, b64, standalone(b64))) {
-    return "base64-encoded";
-  }
-  if (plain.size() >= kMinCutLength && Occurs(m, plain.substr(0, kStandaloneLength), false)) {
-    return "cut short";
+  for (const auto& cut : Cuts(plain)) {
+    if (Occurs(m.main, cut, false, false)) return "cut short";
+    for (const auto& run : m.runs) {
+      if (Occurs(run, cut, false, false)) return run.form + ", cut short";
+    }
   }
   return std::nullopt;
 }
@@ -344,8 +868,8 @@ std::vector<Finding> JudgeLeaks(const CaseRun& run) {
   const model::Refusal& refusal = *run.report.refusal;
   Message m;
   m.raw = refusal.message;
-  m.decoded = DecodeEscapes(refusal.message);
-  m.normalized = Normalize(m.decoded, &m.origin);
+  m.main = MakeView(DecodeEscapes(refusal.message), "");
+  m.runs = DecodedRuns(m.main.decoded);
   m.normalized_code = Normalize(refusal.code);
 
   std::set<std::string> reported;

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "oracles/checks/judge.h"
+#include "oracles/checks/judge_json.h"
 #include "oracles/checks/wire_view.h"
 
 namespace gemini_oracle::checks {
@@ -24,9 +25,12 @@ std::vector<Finding> JudgeNoRewrite(const CaseRun& run) {
                                 std::to_string(offset) + ")";
     Json expected = nullptr;
     Json actual = nullptr;
-    const Json old_state = Json::parse(before, nullptr, false);
-    const Json new_state = Json::parse(after, nullptr, false);
-    if (!old_state.is_discarded() && !new_state.is_discarded()) {
+    // The judges' own bounded reader: a snapshot is the driver's text, never trusted to be sane.
+    const JudgeDecoded old_decoded = DecodeJudgeJson(before);
+    const JudgeDecoded new_decoded = DecodeJudgeJson(after);
+    if (old_decoded.value && new_decoded.value) {
+      const Json& old_state = *old_decoded.value;
+      const Json& new_state = *new_decoded.value;
       // Where the snapshots differ, as a pointer into the transcript snapshot.
       const std::string at = detail::FirstDifference(old_state, new_state, "").value_or("");
       const Json::json_pointer pointer(at);

@@ -7,50 +7,96 @@
 //   finding remains open");
 // - a nested list handed over as an object: ADR-224.6 ("actual nested lists must remain lists");
 // - any other difference: ADR-224.11.
+// Public calls pair with the pending functionCall parts (ADR-226.B2: a call the server answered
+// inside its content has no public call), in parse order.
 #include "oracles/checks/judge.h"
 #include "oracles/checks/wire_view.h"
 
 namespace gemini_oracle::checks {
+namespace {
+
+void JudgeOne(const std::string& label, const Json& expected, const Json& actual,
+              std::vector<Finding>& findings) {
+  // The arguments are not on the wire: findings name no request and no pointer.
+  const auto worst = detail::WorstDrift(
+      detail::Without(detail::Drifts(expected, actual, ""), detail::Drift::kNumericKind));
+  if (!worst) return;
+  switch (worst->drift) {
+    case detail::Drift::kOther:
+      findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
+                                     label + " differ from the native args (ADR-226.8 rule)",
+                                     expected, actual));
+      break;
+    case detail::Drift::kListBecameObject:
+      findings.push_back(MakeFinding("ADR-224.6", kWireViolation, std::nullopt, "",
+                                     label + " turn a nested list into an object", expected,
+                                     actual));
+      break;
+    case detail::Drift::kObjectBecameList:
+    case detail::Drift::kNumericKind:  // removed above; listed for completeness
+      findings.push_back(MakeFinding("ADR-224.F1", kWireViolation, std::nullopt, "",
+                                     label + " turn a nested object into a list", expected,
+                                     actual));
+      break;
+  }
+}
+
+}  // namespace
 
 std::vector<Finding> JudgePublicArguments(const CaseRun& run) {
   std::vector<Finding> findings;
-  for (std::size_t k = 0; k < run.report.exchanges.size() && k < run.c.exchanges.size(); ++k) {
-    const auto& calls = run.report.exchanges[k].calls;
+  const std::vector<model::ParsedCall> none;
+  for (std::size_t k = 0; k < run.c.exchanges.size(); ++k) {
     const Json scripted = detail::ScriptedParts(run.c.exchanges[k]);
-    const auto positions = detail::FunctionCallPositions(scripted);
+    const auto positions = detail::PendingCallPositions(scripted);
+    if (positions.empty() || !detail::ResponseParsed(run, k)) continue;
+    const auto& calls = k < run.report.exchanges.size() ? run.report.exchanges[k].calls : none;
+    if (calls.size() < positions.size()) {
+      // A check that cannot run is reported, never passed (INTERPRETING §8.4).
+      findings.push_back(NotJudged(
+          "ADR-224.11", "the driver reported " + std::to_string(calls.size()) +
+                            " public calls for the " + std::to_string(positions.size()) +
+                            " pending functionCall parts of exchange " + std::to_string(k + 1) +
+                            ": the arguments of the others are not judged"));
+    }
     for (std::size_t i = 0; i < calls.size() && i < positions.size(); ++i) {
       const std::string label = "the public arguments of call " + std::to_string(i) +
                                 " of exchange " + std::to_string(k + 1);
       const Json* native = detail::Member(scripted[positions[i]]["functionCall"], "args");
-      const Json expected = native != nullptr ? *native : Json::object();
       const Json& actual = calls[i].arguments;
+      if (native != nullptr && native->is_array()) {
+        // ADR-224: "Public ToolCall arguments remain arrays", and an associative decoder cannot
+        // tell a list from its numeric-key map: either form is the native list, members
+        // compared as usual.
+        if (actual.is_array()) {
+          JudgeOne(label, *native, actual, findings);
+          continue;
+        }
+        Json object = Json::object();
+        for (std::size_t m = 0; m < native->size(); ++m) object[std::to_string(m)] = (*native)[m];
+        if (!actual.is_object()) {
+          findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
+                                         label + " are not a decoded map", object, actual));
+          continue;
+        }
+        JudgeOne(label, object, actual, findings);
+        continue;
+      }
+      if (native != nullptr && !native->is_object()) {
+        // A scalar args root has no defined public form (ADR-224 defines object and list
+        // roots only): nothing to compare against.
+        findings.push_back(NotJudged("ADR-224.11", label + " stand for a native args root that is "
+                                                           "neither an object nor a list, which "
+                                                           "has no defined public form"));
+        continue;
+      }
+      const Json expected = native != nullptr ? *native : Json::object();
       if (!actual.is_object()) {
         findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
                                        label + " are not a decoded map", "object", actual));
         continue;
       }
-      // The arguments are not on the wire: findings name no request and no pointer.
-      const auto worst = detail::WorstDrift(
-          detail::Without(detail::Drifts(expected, actual, ""), detail::Drift::kNumericKind));
-      if (!worst) continue;
-      switch (worst->drift) {
-        case detail::Drift::kOther:
-          findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
-                                         label + " differ from the native args (ADR-226.8 rule)",
-                                         expected, actual));
-          break;
-        case detail::Drift::kListBecameObject:
-          findings.push_back(MakeFinding("ADR-224.6", kWireViolation, std::nullopt, "",
-                                         label + " turn a nested list into an object", expected,
-                                         actual));
-          break;
-        case detail::Drift::kObjectBecameList:
-        case detail::Drift::kNumericKind:  // removed above; listed for completeness
-          findings.push_back(MakeFinding("ADR-224.F1", kWireViolation, std::nullopt, "",
-                                         label + " turn a nested object into a list", expected,
-                                         actual));
-          break;
-      }
+      JudgeOne(label, expected, actual, findings);
     }
   }
   return findings;

@@ -3,6 +3,7 @@
 // scripted responses 1..m-1. Owned turns replay their native parts; foreign and generic turns are
 // rebuilt from their generic calls and carry no native IDs.
 #include "oracles/checks/judge.h"
+#include "oracles/checks/judge_json.h"
 #include "oracles/checks/wire_view.h"
 
 namespace gemini_oracle::checks {
@@ -23,6 +24,15 @@ struct Context {
     findings->push_back(MakeFinding(std::move(clause), kWireViolation, request, std::move(pointer),
                                     label + ": " + message, std::move(expected),
                                     std::move(actual)));
+  }
+
+  // A not-judged note, once per case for the same turn and reason.
+  void Note(std::string clause, const std::string& reason) const {
+    Finding note = NotJudged(std::move(clause), label + ": " + reason);
+    for (const auto& f : *findings) {
+      if (f.clause == note.clause && f.message == note.message) return;
+    }
+    findings->push_back(std::move(note));
   }
 };
 
@@ -78,6 +88,14 @@ void CompareFunctionCall(const Context& ctx, const Json& native, const Json& rep
         continue;
       }
       Json root = it.value();
+      if (!root.is_object() && !root.is_array()) {
+        // A scalar native root (a string, say) has no defined replay form: ADR-224 turns
+        // object and list roots into objects only. The object root is all that is judged.
+        ctx.Note("ADR-224.8",
+                 "the native functionCall.args is neither an object nor a list; "
+                 "its replayed object has no defined form to compare");
+        continue;
+      }
       if (root.is_array()) {
         Json object = Json::object();
         for (std::size_t i = 0; i < root.size(); ++i) object[std::to_string(i)] = root[i];
@@ -113,7 +131,7 @@ void CompareParts(const Context& ctx, const Json& native, const Json& replayed,
   if (native.empty()) {
     // A turn without parts may be replayed as one empty text part (Gemini needs a part).
     const bool empty_text =
-        replayed.size() == 1 && KindExactEqual(replayed[0], Json::parse(R"({"text":""})"));
+        replayed.size() == 1 && SameJson(replayed[0], Json::parse(R"({"text":""})"));
     if (!replayed.empty() && !empty_text) {
       ctx.Add("ADR-224.8", at, "a turn without native parts replays parts", 0, replayed.size());
     }
@@ -201,7 +219,7 @@ void CheckGeneric(const Context& ctx, const Json& message, const Json& replayed,
     const std::string what = "functionCall " + std::to_string(i) + " of a foreign or generic turn";
     const Json* name = detail::Member(call, "name");
     const Json* sent_name = detail::Member(fc, "name");
-    if (name != nullptr && (sent_name == nullptr || !KindExactEqual(*name, *sent_name))) {
+    if (name != nullptr && (sent_name == nullptr || !SameJson(*name, *sent_name))) {
       ctx.Add("ADR-224.10", pointer + "/name", what + " names another function than its call",
               *name, sent_name == nullptr ? Json("absent") : *sent_name);
       continue;  // another call's args: comparing them would only repeat the finding

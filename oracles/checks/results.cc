@@ -55,9 +55,9 @@ Json NumericKeyObject(const Json& list) {
 // whose value is the payload.
 bool AdrForm(const model::Result& r, const Json& response) {
   if (!response.is_object()) return false;
-  if (IsObject(r)) return KindExactEqual(response, r.value);
-  if (IsList(r)) return KindExactEqual(response, NumericKeyObject(r.value));
-  return response.size() == 1 && KindExactEqual(*response.begin(), r.value);
+  if (IsObject(r)) return SameJson(response, r.value);
+  if (IsList(r)) return SameJson(response, NumericKeyObject(r.value));
+  return response.size() == 1 && SameJson(*response.begin(), r.value);
 }
 
 // Any object root that preserves the value: the ADR form, or a top-level member whose value is
@@ -67,7 +67,7 @@ bool PreservingForm(const Expected& e, const Json& response) {
   if (AdrForm(e.result, response)) return true;
   if (!response.is_object()) return false;
   for (auto it = response.begin(); it != response.end(); ++it) {
-    if (KindExactEqual(it.value(), e.result.value)) return true;
+    if (SameJson(it.value(), e.result.value)) return true;
     if (e.text && it.value().is_string() && it.value().get<std::string>() == *e.text) return true;
   }
   return false;
@@ -99,7 +99,7 @@ bool Accepts(Profile profile, const Expected& e, const Json& response) {
 
 // Two calls a model cannot tell apart once answered: same name, ADR-226.8-equal args.
 bool Identical(const detail::TurnCall& a, const detail::TurnCall& b) {
-  return a.name && b.name && KindExactEqual(*a.name, *b.name) &&
+  return a.name && b.name && SameJson(*a.name, *b.name) &&
          detail::ArgumentsEqual(a.args, b.args);
 }
 
@@ -191,23 +191,24 @@ void JudgeAnswer(const CaseRun& run, const detail::ConversationTurn& turn,
       "the functionResponse for call " + std::to_string(call) + " of " + turn.label;
   // ADR-226.3: "Echo only that native ID in the matching Gemini result": its own name and id.
   const Json* name = detail::Member(*at.fr, "name");
-  if (own.name && (name == nullptr || !KindExactEqual(*name, *own.name))) {
+  if (own.name && (name == nullptr || !SameJson(*name, *own.name))) {
     findings.push_back(MakeFinding("ADR-226.3", kWireViolation, request, at.pointer + "/name",
                                    what + " names another function than its call", *own.name,
                                    name == nullptr ? Json("absent") : *name));
   }
   const Json* id = detail::Member(*at.fr, "id");
   if (own.native_id) {
-    if (id == nullptr || !KindExactEqual(*id, *own.native_id)) {
+    if (id == nullptr || !SameJson(*id, *own.native_id)) {
       findings.push_back(MakeFinding(
           "ADR-226.3", kWireViolation, request, id == nullptr ? at.pointer : at.pointer + "/id",
           what + (id == nullptr ? " omits the native id of its call"
                                 : " carries another id than its call's native id"),
           *own.native_id, id == nullptr ? Json("absent") : *id));
     }
-  } else if (id != nullptr) {
+  } else if (id != nullptr && !(own.null_id && id->is_null())) {
     // ADR-226.4 "An absent native ID stays absent"; ADR-226.16 "Foreign/generic turns provide
-    // no native binding".
+    // no native binding". A native `"id": null` may be echoed as null or omitted: ADR-226 does
+    // not say whether null is an absent or a malformed id.
     findings.push_back(MakeFinding(
         turn.foreign ? "ADR-226.16" : "ADR-226.4", kWireViolation, request, at.pointer + "/id",
         what + " carries an id although its call had none", "absent", *id));
@@ -389,11 +390,11 @@ std::optional<std::size_t> NativeCallOf(const Json& message, const Json& generic
     for (const auto& binding : *bindings) {
       const Json* bound = detail::Member(binding, "tool_call_id");
       const Json* native_id = detail::Member(binding, "native_id");
-      if (bound == nullptr || native_id == nullptr || !KindExactEqual(*bound, *public_id)) {
+      if (bound == nullptr || native_id == nullptr || !SameJson(*bound, *public_id)) {
         continue;
       }
       for (std::size_t c = 0; c < turn.calls.size(); ++c) {
-        if (turn.calls[c].native_id && KindExactEqual(*turn.calls[c].native_id, *native_id)) {
+        if (turn.calls[c].native_id && SameJson(*turn.calls[c].native_id, *native_id)) {
           return c;
         }
       }
@@ -408,7 +409,7 @@ std::optional<std::size_t> NativeCallOf(const Json& message, const Json& generic
   for (std::size_t c = 0; c < turn.calls.size(); ++c) {
     const auto& call = turn.calls[c];
     if (only_idless && call.native_id) continue;
-    if (name == nullptr || !call.name || !KindExactEqual(*name, *call.name)) continue;
+    if (name == nullptr || !call.name || !SameJson(*name, *call.name)) continue;
     if (!detail::ArgumentsEqual(call.args, arguments != nullptr ? *arguments : empty)) continue;
     candidates.push_back(c);
   }
@@ -452,7 +453,7 @@ std::vector<TurnExpectations> CaseExpectations(const CaseRun& run,
     std::optional<std::size_t> generic;
     for (std::size_t i = 0; i < calls->size() && !generic; ++i) {
       const Json* id = detail::Member((*calls)[i], "id");
-      if (id != nullptr && KindExactEqual(*id, *tool_call_id)) generic = i;
+      if (id != nullptr && SameJson(*id, *tool_call_id)) generic = i;
     }
     if (!generic) continue;  // an orphan: a refusal case
     const auto& t = turns[*turn];
@@ -479,6 +480,11 @@ std::vector<TurnExpectations> CaseExpectations(const CaseRun& run,
       Expected e;
       e.result = results[r];
       e.label = "result " + std::to_string(r) + " of exchange " + std::to_string(k + 1);
+      // The runner hands a json result to the implementation as compact JSON text with kinds
+      // kept (INTERPRETING §5.4); the gemini profile accepts it carried as that text.
+      if (e.result.kind == model::Result::Kind::kJson) {
+        e.text = e.result.value.dump(-1, ' ', false, Json::error_handler_t::replace);
+      }
       expectations.of_call[*call] = std::move(e);
     }
   }

@@ -1,6 +1,10 @@
 #include "oracles/checks/wire_view.h"
+#include "oracles/checks/judge_json.h"
+
+#include <algorithm>
 
 #include "oracles/checks/finding.h"
+#include "oracles/model/server_answered.h"
 
 namespace gemini_oracle::checks::detail {
 namespace {
@@ -121,6 +125,18 @@ std::vector<std::size_t> FunctionCallPositions(const Json& parts) {
   return out;
 }
 
+std::vector<std::size_t> PendingCallPositions(const Json& parts) {
+  return model::PendingCallPositions(parts);
+}
+
+bool ResponseParsed(const CaseRun& run, std::size_t exchange) {
+  const auto& reported = run.report.exchanges;
+  if (exchange < reported.size() && reported[exchange].response_parsed) return true;
+  if (run.report.harness_error) return false;
+  if (run.report.refusal) return run.report.refusal->exchange > exchange + 1;
+  return exchange < run.journal.size();
+}
+
 std::vector<const Json*> InitialAssistants(const model::Case& c) {
   std::vector<const Json*> out;
   if (!c.transcript.is_array()) return out;
@@ -151,15 +167,21 @@ std::vector<std::size_t> ModelContentPositions(const Json& contents) {
 
 std::optional<std::size_t> ResolveSelector(const model::CallSelector& selector,
                                            const Json& scripted_parts) {
-  const std::vector<std::size_t> calls = FunctionCallPositions(scripted_parts);
+  // Selectors pick among the pending calls (ADR-226.B2: a call the server answered inside its
+  // content is no public call); the result indexes every functionCall part, as turns do.
+  const std::vector<std::size_t> all = FunctionCallPositions(scripted_parts);
+  const std::vector<std::size_t> pending = PendingCallPositions(scripted_parts);
+  const auto call_of = [&all](std::size_t position) -> std::size_t {
+    return static_cast<std::size_t>(std::find(all.begin(), all.end(), position) - all.begin());
+  };
   if (const auto* index = std::get_if<std::size_t>(&selector)) {
-    if (*index < calls.size()) return *index;
+    if (*index < pending.size()) return call_of(pending[*index]);
     return std::nullopt;
   }
   const auto& named = std::get<model::NamedCall>(selector);
   std::optional<std::size_t> found;
-  for (std::size_t c = 0; c < calls.size(); ++c) {
-    const Json& fc = scripted_parts[calls[c]]["functionCall"];
+  for (const std::size_t position : pending) {
+    const Json& fc = scripted_parts[position]["functionCall"];
     const Json* name = Member(fc, "name");
     if (name == nullptr || !name->is_string() || *name != named.name) continue;
     if (named.args) {
@@ -168,7 +190,7 @@ std::optional<std::size_t> ResolveSelector(const model::CallSelector& selector,
       if (!ArgumentsEqual(args != nullptr ? *args : empty, *named.args)) continue;
     }
     if (found) return std::nullopt;  // ambiguous
-    found = c;
+    found = call_of(position);
   }
   return found;
 }
@@ -183,7 +205,7 @@ void CollectStrings(const Json& value, std::vector<std::string>& out) {
 
 std::optional<std::string> FirstDifference(const Json& expected, const Json& actual,
                                            const std::string& pointer) {
-  if (KindExactEqual(expected, actual)) return std::nullopt;
+  if (SameJson(expected, actual)) return std::nullopt;
   if (expected.is_object() && actual.is_object()) {
     for (auto it = expected.begin(); it != expected.end(); ++it) {
       const auto other = actual.find(it.key());
@@ -242,7 +264,7 @@ bool NumericKeyed(const Json& object) {
 
 void CollectDrifts(const Json& expected, const Json& actual, const std::string& pointer,
                    std::vector<DriftAt>& out) {
-  if (KindExactEqual(expected, actual)) return;
+  if (SameJson(expected, actual)) return;
   if (IsNumeric(expected) && IsNumeric(actual)) {
     out.push_back(
         {ArgumentsEqual(expected, actual) ? Drift::kNumericKind : Drift::kOther, pointer});

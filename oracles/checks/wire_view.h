@@ -51,6 +51,15 @@ Json ScriptedParts(const model::Exchange& exchange);
 /// Positions of the functionCall parts of `parts`, in order (parse order).
 std::vector<std::size_t> FunctionCallPositions(const Json& parts);
 
+/// Positions of the pending functionCall parts of `parts`, in parse order: those not answered
+/// inside their own content (ADR-226.B2). This is P of INTERPRETING §5.4: one public call each,
+/// in the order the implementation reports them.
+std::vector<std::size_t> PendingCallPositions(const Json& parts);
+
+/// Whether the implementation parsed the response of exchange `exchange` (0-based): the driver
+/// says so, or the run went on past it (no refusal at or before it, a request sent for it).
+bool ResponseParsed(const CaseRun& run, std::size_t exchange);
+
 /// The case's initial assistant messages, in transcript order.
 std::vector<const Json*> InitialAssistants(const model::Case& c);
 
@@ -61,8 +70,9 @@ const Json* CapsuleNativeParts(const Json& message);
 /// Positions of the role "model" contents of a request.
 std::vector<std::size_t> ModelContentPositions(const Json& contents);
 
-/// The parse-order call (index into FunctionCallPositions(parts)) a result's selector picks,
-/// or nullopt when it picks none or more than one.
+/// The call (index into FunctionCallPositions(parts)) a result's selector picks among the
+/// pending calls (`call: i` is the i-th pending call, INTERPRETING §5.4), or nullopt when it
+/// picks none or more than one.
 std::optional<std::size_t> ResolveSelector(const model::CallSelector& selector,
                                            const Json& scripted_parts);
 

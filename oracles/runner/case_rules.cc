@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "oracles/model/server_answered.h"
 #include "oracles/runner/model_names.h"
 #include "oracles/runner/strict_json.h"
 #include "reference_impl/json_equality.h"
@@ -127,7 +128,7 @@ void CheckNamedSelector(const Json& selector, const std::vector<const Json*>& ca
     out.push_back({std::string(kSelectorMatch), where,
                    selected + " matches none of the scripted response's " +
                        std::to_string(calls.size()) +
-                       " functionCall parts (no call of that name)"});
+                       " pending functionCall parts (no call of that name)"});
   } else if (matched == 0) {
     out.push_back({std::string(kSelectorMatch), where,
                    selected + " matches none of the " + std::to_string(named) +
@@ -143,7 +144,7 @@ void CheckSelectors(const Json& then, const std::vector<const Json*>& parsed,
                     const std::string& where, std::vector<Finding>& out) {
   const std::size_t calls = parsed.size();
   const std::string count_text =
-      std::to_string(calls) + " functionCall part" + (calls == 1 ? "" : "s");
+      std::to_string(calls) + " pending functionCall part" + (calls == 1 ? "" : "s");
   if (const Json* results = Member(then, "results"); results != nullptr && results->is_array()) {
     for (std::size_t j = 0; j < results->size(); ++j) {
       const Json* call = Member((*results)[j], "call");
@@ -325,41 +326,40 @@ const std::vector<std::string_view>& AllRules() {
   return all;
 }
 
-std::vector<const Json*> FunctionCallsOf(const Json& body) {
-  std::vector<const Json*> calls;
+namespace {
+
+// The parts of a scripted response body, chunk after chunk for a streamed body (a JSON array
+// of chunks): one model content.
+void CollectParts(const Json& body, std::vector<const Json*>& out) {
   if (body.is_array()) {
-    for (const auto& chunk : body) {
-      const auto more = FunctionCallsOf(chunk);
-      calls.insert(calls.end(), more.begin(), more.end());
-    }
-    return calls;
+    for (const auto& chunk : body) CollectParts(chunk, out);
+    return;
   }
   const Json* candidates = Member(body, "candidates");
-  if (candidates == nullptr || !candidates->is_array() || candidates->empty()) return calls;
+  if (candidates == nullptr || !candidates->is_array() || candidates->empty()) return;
   const Json* content = Member((*candidates)[0], "content");
   const Json* parts = content == nullptr ? nullptr : Member(*content, "parts");
-  if (parts == nullptr || !parts->is_array()) return calls;
-  for (const auto& part : *parts) {
-    if (const Json* call = Member(part, "functionCall")) calls.push_back(call);
+  if (parts == nullptr || !parts->is_array()) return;
+  for (const auto& part : *parts) out.push_back(&part);
+}
+
+}  // namespace
+
+std::vector<const Json*> FunctionCallsOf(const Json& body) {
+  std::vector<const Json*> parts;
+  CollectParts(body, parts);
+  Json copy = Json::array();
+  for (const Json* part : parts) copy.push_back(*part);
+  // ADR-226.B2: a call the server answered inside its content is no pending call, so
+  // selectors and call orders never count it (INTERPRETING §5.4, "P").
+  std::vector<const Json*> calls;
+  for (const std::size_t p : model::PendingCallPositions(copy)) {
+    calls.push_back(Member(*parts[p], "functionCall"));
   }
   return calls;
 }
 
-std::size_t CountFunctionCalls(const Json& body) {
-  if (body.is_array()) {
-    std::size_t total = 0;
-    for (const auto& chunk : body) total += CountFunctionCalls(chunk);
-    return total;
-  }
-  const Json* candidates = Member(body, "candidates");
-  if (candidates == nullptr || !candidates->is_array() || candidates->empty()) return 0;
-  const Json* content = Member((*candidates)[0], "content");
-  const Json* parts = content == nullptr ? nullptr : Member(*content, "parts");
-  if (parts == nullptr || !parts->is_array()) return 0;
-  return static_cast<std::size_t>(std::count_if(parts->begin(), parts->end(), [](const Json& p) {
-    return Member(p, "functionCall") != nullptr;
-  }));
-}
+std::size_t CountFunctionCalls(const Json& body) { return FunctionCallsOf(body).size(); }
 
 std::vector<Finding> CheckDocument(const Json& document, std::string_view file_name,
                                    const ClauseRegistry& registry) {

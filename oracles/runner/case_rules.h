@@ -52,12 +52,13 @@ struct Finding {
 std::vector<Finding> CheckDocument(const Json& document, std::string_view file_name,
                                    const ClauseRegistry& registry);
 
-/// The functionCall objects of a scripted response body, in parse order (for a streamed body,
-/// a JSON array of chunks, chunk after chunk).
+/// The pending functionCall objects of a scripted response body, in parse order (for a
+/// streamed body, a JSON array of chunks, chunk after chunk): P of INTERPRETING §5.4. A call
+/// answered by a functionResponse inside the same content (ADR-226.B2) is left out.
 std::vector<const Json*> FunctionCallsOf(const Json& body);
 
-/// The number of functionCall parts in a scripted response body (candidates[0].content.parts;
-/// for a streamed body, a JSON array of chunks, summed over the chunks).
+/// The number of pending functionCall parts in a scripted response body
+/// (candidates[0].content.parts; for a streamed body, the chunks' parts as one content).
 std::size_t CountFunctionCalls(const Json& body);
 
 }  // namespace gemini_oracle::runner::rules

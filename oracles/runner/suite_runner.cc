@@ -192,9 +192,10 @@ nlohmann::json BaseResult(const Case& c, const SuiteOptions& options) {
   return r;
 }
 
-bool IsGating(const checks::Finding& f, bool strict) {
-  if (f.level == "must" || f.level == "beyond") return true;  // beyond gates the reference
-  return strict && f.level == "open";
+bool IsGating(const checks::Finding& f, const SuiteOptions& options) {
+  if (f.level == "must") return true;
+  if (f.level == "beyond") return options.beyond_gates;
+  return options.strict && f.level == "open";
 }
 
 nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& driver,
@@ -245,6 +246,21 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     checks::CaseRun run{c, journal, report};
     run.profile = options.profile;
     std::vector<checks::Finding> findings = checks::JudgeAll(run);
+    // A clause the run's profile does not judge (registry `profiles`) is not judged on the
+    // wire, whichever judge found something about it. Outcome findings (a refusal where
+    // acceptance was due, ...) only cite the case's clause and still count.
+    const std::string profile(checks::ToString(options.profile));
+    for (auto& f : findings) {
+      const Clause* clause = registry.Find(f.clause);
+      if (clause == nullptr || clause->profiles.empty() ||
+          checks::ReasonTag(f) != checks::kWireViolation) {
+        continue;
+      }
+      if (std::find(clause->profiles.begin(), clause->profiles.end(), profile) ==
+          clause->profiles.end()) {
+        f = checks::NotJudged(f.clause, "profile " + profile + " does not judge this clause");
+      }
+    }
     // A check that could not run is listed as such, never folded into a pass.
     result["not_judged"] = nlohmann::json::array();
     std::erase_if(findings, [&result](const checks::Finding& f) {
@@ -275,7 +291,7 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     }
     std::optional<std::string> reason;
     for (const auto& f : findings) {
-      const bool gating = IsGating(f, options.strict);
+      const bool gating = IsGating(f, options);
       result["findings"].push_back(FindingJson(f, gating, sent));
       if (gating && !reason) reason = ReasonOf(f);
     }

@@ -88,6 +88,39 @@ TEST_F(Gate, ReferenceImplementationPassesUnderTheGeminiProfile) {
 
 // Walks every functionResponse / functionCall of a request body.
 template <typename F>
+void ForEachPart(Json& request, const char* member, F&& f);
+
+// Wraps object results the way frameworks do, {"name": ..., "content": <the object>}, leaving
+// alone the forms whose payload cannot be told from the wire (a one-member wrapper, numeric keys).
+void WrapObjectResultsLikeAFramework(Json& request) {
+  ForEachPart(request, "functionResponse", [](Json& fr, Json&) {
+    Json& response = fr["response"];
+    if (!response.is_object() || response.size() <= 1) return;
+    bool numeric = !response.empty();
+    std::size_t i = 0;
+    for (auto it = response.begin(); numeric && it != response.end(); ++it, ++i) {
+      numeric = it.key() == std::to_string(i);
+    }
+    if (numeric) return;
+    response = Json{{"name", fr.value("name", "")}, {"content", response}};
+  });
+}
+
+// A correct framework's wrapping passes the corpus under the gemini profile (literal assertions
+// inside `response` included: they pin the adr encoding and are not judged there) and fails it
+// under adr, which judges these ADRs' own encoding.
+TEST_F(Gate, GeminiProfileAcceptsFrameworkWrapping) {
+  std::size_t notes = 0;
+  for (const auto& r : RunWith(WrapObjectResultsLikeAFramework, checks::Profile::kGemini)) {
+    EXPECT_FALSE(reports::Gates(r)) << r.dump(2);
+    notes += r.value("not_judged", nlohmann::json::array()).size();
+  }
+  EXPECT_GT(notes, 0u);
+  EXPECT_TRUE(FailedClauses(RunWith(WrapObjectResultsLikeAFramework)).count("ADR-224.3"));
+}
+
+// Walks every functionResponse / functionCall of a request body.
+template <typename F>
 void ForEachPart(Json& request, const char* member, F&& f) {
   if (!request.contains("contents")) return;
   for (auto& content : request["contents"]) {

@@ -44,6 +44,17 @@ TEST(Answers, AcceptsRealClientWrappingUnderGeminiProfile) {
   EXPECT_EQ(notes, (std::vector<std::string>{"ADR-224.4"}));
 }
 
+// A json result carried as the compact JSON text the runner handed over (§5.4), as tools that
+// return text do: preserved under the gemini profile, not the adr encoding.
+TEST(Answers, AcceptsJsonResultCarriedAsItsTextUnderGeminiProfile) {
+  const std::string as_text = Replace(testing::kParallelRequest2, R"("response":{"found":true})",
+                                      R"("response":{"content":"{\"found\":true}"})");
+  const auto gemini = OnParallel(as_text, Profile::kGemini);
+  EXPECT_TRUE(Judged(gemini).empty()) << Describe(gemini);
+  EXPECT_EQ(Where(OnParallel(as_text, Profile::kAdr)),
+            (Places{{"ADR-224.3", "/contents/2/parts/0/functionResponse/response"}}));
+}
+
 // Refuses the same wrapping under the adr profile: the object is not the root (224.3), the list
 // is not at numeric keys (224.4).
 TEST(Answers, RefusesRealClientWrappingUnderAdrProfile) {
@@ -448,5 +459,64 @@ TEST(Answers, ReportsExchangedResultsOfIdenticalIdCallsOnly) {
   EXPECT_TRUE(findings.empty()) << Describe(findings);
 }
 
+// `call: 0` selects the first pending call (INTERPRETING §5.4): print, not the beep the server
+// answered inside its own content (ADR-226.B2). The whole run is clean.
+TEST(Answers, SelectsAmongPendingCalls) {
+  const auto c = MakeCase(testing::kServerAnsweredCase);
+  const auto journal =
+      MakeJournal({testing::kServerAnsweredRequest1, testing::kServerAnsweredRequest2});
+  const auto report = testing::ServerAnsweredReport();
+  const auto findings = JudgeAll({c, journal, report});
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// A wrong payload for print, selected with `call: 0`, is judged against print's result.
+TEST(Answers, JudgesPayloadOfSelectedPendingCall) {
+  const auto c = MakeCase(testing::kServerAnsweredCase);
+  const auto journal =
+      MakeJournal({testing::kServerAnsweredRequest1,
+                   Replace(testing::kServerAnsweredRequest2, R"("response":{"printed":1})",
+                           R"("response":{"printed":2})")});
+  const auto report = testing::ServerAnsweredReport();
+  const auto findings = JudgeResults({c, journal, report});
+  EXPECT_EQ(Where(findings),
+            (Places{{"ADR-224.3", "/contents/2/parts/0/functionResponse/response/printed"}}))
+      << Describe(findings);
+}
+
+// A functionResponse without id inside the content never answers a call that has one
+// (INTERPRETING §4): that call is still pending and needs its answer (WIRE.1).
+TEST(Answers, IdlessInsideResponseDoesNotAnswerCallWithId) {
+  const auto c = MakeCase(R"({
+  "description": "An inside response without id leaves the call with an id pending.",
+  "clauses": ["ADR-226.B2"],
+  "exchanges": [
+    {"user": "go",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"id": "call_B", "name": "beep", "args": {}}},
+       {"functionResponse": {"name": "beep", "response": {"ok": true}}}]}}]}},
+     "then": {"results": [{"call": 0, "json": {"beeped": 1}}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "done"}]}}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 2}
+})");
+  const std::string model =
+      R"({"contents":[{"role":"user","parts":[{"text":"go"}]},)"
+      R"({"role":"model","parts":[{"functionCall":{"id":"call_B","name":"beep","args":{}}},)"
+      R"({"functionResponse":{"name":"beep","response":{"ok":true}}}]})";
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange({testing::Call("tc_1", "beep", "{}")}));
+  report.exchanges.push_back(testing::Exchange());
+  const auto unanswered = MakeJournal({testing::kServerAnsweredRequest1, model + "]}"});
+  EXPECT_EQ(Where(JudgeResults({c, unanswered, report})),
+            (Places{{"WIRE.1", "/contents/1/parts/0/functionCall"}}));
+  const auto answered = MakeJournal(
+      {testing::kServerAnsweredRequest1,
+       model + R"(,{"role":"user","parts":[{"functionResponse":{"id":"call_B","name":"beep",)"
+               R"("response":{"beeped":1}}}]}]})"});
+  const auto findings = JudgeAll({c, answered, report});
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
 }  // namespace
 }  // namespace gemini_oracle::checks

@@ -159,6 +159,44 @@ inline model::DriverReport IdlessReport() {
   return report;
 }
 
+// ---------------------------------------------------------------------------------------------
+// A third good run: a call the server answered inside its own content (ADR-226.B2) comes before
+// the one pending call, which `call: 0` selects (P is the pending calls, INTERPRETING §5.4).
+
+inline constexpr std::string_view kServerAnsweredCase = R"({
+  "description": "A server-answered call comes before the pending call.",
+  "clauses": ["ADR-226.B2", "ADR-224.11"],
+  "exchanges": [
+    {"user": "go",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"name": "beep", "args": {}}},
+       {"functionResponse": {"name": "beep", "response": {"ok": true}}},
+       {"functionCall": {"name": "print", "args": {"text": "hi"}}}]}}]}},
+     "then": {"results": [{"call": 0, "json": {"printed": 1}}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "done"}]}}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 2}
+})";
+
+inline const std::string kServerAnsweredRequest1 =
+    R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})";
+
+inline const std::string kServerAnsweredRequest2 =
+    R"({"contents":[{"role":"user","parts":[{"text":"go"}]},)"
+    R"({"role":"model","parts":[{"functionCall":{"name":"beep","args":{}}},)"
+    R"({"functionResponse":{"name":"beep","response":{"ok":true}}},)"
+    R"({"functionCall":{"name":"print","args":{"text":"hi"}}}]},)"
+    R"({"role":"user","parts":[{"functionResponse":{"name":"print",)"
+    R"("response":{"printed":1}}}]}]})";
+
+inline model::DriverReport ServerAnsweredReport() {
+  model::DriverReport report;
+  report.exchanges.push_back(Exchange({Call("tc_1", "print", R"({"text":"hi"})")}));
+  report.exchanges.push_back(Exchange());
+  return report;
+}
+
 /// One judge over a good run whose second request is replaced: the usual negative control.
 inline std::vector<Finding> JudgeWithSecondRequest(JudgeFn judge, std::string_view case_json,
                                                    const std::string& request1,

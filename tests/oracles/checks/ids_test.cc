@@ -159,5 +159,134 @@ TEST(PublicArguments, ReportsListArguments) {
   EXPECT_EQ(Where(JudgePublicArguments({c, journal, report})), (Places{{"ADR-224.11", ""}}));
 }
 
+// A native "id": null (i_native_id_null_in_response): ADR-226 does not say whether null is an
+// absent or a malformed id, so a null kept on replay, and one echoed, come from the server.
+constexpr std::string_view kNullIdCase = R"({
+  "description": "A functionCall with a null id.",
+  "clauses": ["ADR-226.5"],
+  "rationale": "open",
+  "exchanges": [
+    {"user": "weather?",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"id": null, "name": "weather", "args": {"city": "Paris"}}}]}}]}},
+     "then": {"results": [{"call": 0, "text": "sunny and mild"}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "It is sunny."}]}}]}}}
+  ],
+  "expect": {"outcome": "implementation_defined", "note": "open", "requests": 2}
+})";
+
+const std::string kNullIdRequest2 =
+    R"({"contents":[{"role":"user","parts":[{"text":"weather?"}]},)"
+    R"({"role":"model","parts":[{"functionCall":{"id":null,"name":"weather",)"
+    R"("args":{"city":"Paris"}}}]},)"
+    R"({"role":"user","parts":[{"functionResponse":{"name":"weather",)"
+    R"("response":{"output":"sunny and mild"}}}]}]})";
+
+// Findings only: the gemini profile's not-judged notes (ADR-224.5 for a text result) left out.
+std::vector<Finding> JudgeNullId(JudgeFn judge, const std::string& request2, Profile profile) {
+  const auto c = MakeCase(kNullIdCase, "i_case.json");
+  const auto journal = MakeJournal({testing::kIdlessRequest1, request2});
+  const auto report = testing::IdlessReport();
+  auto findings = judge({c, journal, report, nullptr, profile});
+  std::erase_if(findings, [](const Finding& f) { return ReasonTag(f) == kNotJudged; });
+  return findings;
+}
+
+const std::string kNullEchoRequest2 = Replace(kNullIdRequest2, R"({"functionResponse":{"name")",
+                                              R"({"functionResponse":{"id":null,"name")");
+
+TEST(Ids, AcceptsNullNativeIdKeptAndEchoedOrNot) {
+  for (const Profile profile : {Profile::kAdr, Profile::kGemini}) {
+    for (const JudgeFn judge : {&JudgeIds, &JudgeResults, &JudgeReplay}) {
+      auto findings = JudgeNullId(judge, kNullIdRequest2, profile);
+      EXPECT_TRUE(findings.empty()) << Describe(findings);
+      findings = JudgeNullId(judge, kNullEchoRequest2, profile);
+      EXPECT_TRUE(findings.empty()) << Describe(findings);
+    }
+  }
+}
+
+// A string id on the answer of a null-id call is still an id the server never sent.
+TEST(Ids, ReportsStringIdForNullNativeId) {
+  const std::string request2 = Replace(kNullIdRequest2, R"({"functionResponse":{"name")",
+                                       R"({"functionResponse":{"id":"tc_1","name")");
+  EXPECT_EQ(Where(JudgeNullId(&JudgeIds, request2, Profile::kAdr)),
+            (Places{{"ADR-226.4", "/contents/2/parts/0/functionResponse/id"}}));
+  EXPECT_EQ(Where(JudgeNullId(&JudgeResults, request2, Profile::kAdr)),
+            (Places{{"ADR-226.4", "/contents/2/parts/0/functionResponse/id"}}));
+}
+
+// A null id where the server sent none is still invented (ADR-226.4).
+TEST(Ids, ReportsNullIdTheServerNeverSent) {
+  const auto c = MakeCase(testing::kIdlessCase);
+  const auto journal =
+      MakeJournal({testing::kIdlessRequest1,
+                   Replace(testing::kIdlessRequest2, R"({"functionResponse":{"name":"weather",)",
+                           R"({"functionResponse":{"id":null,"name":"weather",)")});
+  const auto report = testing::IdlessReport();
+  EXPECT_EQ(Where(JudgeIds({c, journal, report})),
+            (Places{{"ADR-226.4", "/contents/2/parts/0/functionResponse/id"}}));
+}
+
+// A carried capsule's null id (i_stored_native_id_null): the same reading.
+TEST(Ids, AcceptsStoredNullNativeId) {
+  const auto c = MakeCase(R"({
+  "description": "A carried native call with a null id.",
+  "clauses": ["ADR-226.6"],
+  "rationale": "open",
+  "transcript": [
+    {"role": "user", "content": "Weather in Paris?"},
+    {"role": "assistant", "id": "turn_1", "content": "",
+     "tool_calls": [{"id": "tc_1", "name": "weather", "arguments": {"city": "Paris"}}],
+     "provider_state": {"gemini": {"owner": "turn_1", "native_parts": [
+       {"functionCall": {"id": null, "name": "weather", "args": {"city": "Paris"}}}]}}},
+    {"role": "tool", "tool_call_id": "tc_1", "name": "weather", "content": "{\"temp_c\": 18}"}],
+  "exchanges": [{"response": {"body": {"candidates": [{"content": {"role": "model",
+    "parts": [{"text": "18 degrees."}]}}]}}}],
+  "expect": {"outcome": "implementation_defined", "note": "open", "requests": 1}
+})",
+                          "i_case.json");
+  const std::string request1 =
+      R"({"contents":[{"role":"user","parts":[{"text":"Weather in Paris?"}]},)"
+      R"({"role":"model","parts":[{"functionCall":{"id":null,"name":"weather",)"
+      R"("args":{"city":"Paris"}}}]},)"
+      R"({"role":"user","parts":[{"functionResponse":{"name":"weather",)"
+      R"("response":{"temp_c":18}}}]}]})";
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
+  for (const Profile profile : {Profile::kAdr, Profile::kGemini}) {
+    for (const std::string& body :
+         {request1, Replace(request1, R"({"functionResponse":{"name")",
+                            R"({"functionResponse":{"id":null,"name")")}) {
+      const auto journal = MakeJournal({body});
+      for (const JudgeFn judge : {&JudgeIds, &JudgeResults, &JudgeReplay}) {
+        const auto findings = judge({c, journal, report, nullptr, profile});
+        EXPECT_TRUE(findings.empty()) << Describe(findings);
+      }
+    }
+  }
+}
+
+// Reports, as not judged, public ids the driver did not report for pending calls.
+TEST(Ids, NotesMissingReportedCalls) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[0].calls.clear();
+  const auto findings = JudgeIds({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-226.1");
+  EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+}
+
+// A call answered inside its own content needs no public id: one reported call is complete.
+TEST(Ids, CountsOnlyPendingCalls) {
+  const auto c = MakeCase(testing::kServerAnsweredCase);
+  const auto journal =
+      MakeJournal({testing::kServerAnsweredRequest1, testing::kServerAnsweredRequest2});
+  const auto findings = JudgeIds({c, journal, testing::ServerAnsweredReport()});
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
 }  // namespace
 }  // namespace gemini_oracle::checks

@@ -1,4 +1,7 @@
 // The leaks judge: ADR-226.19 on refusal messages.
+#include <set>
+
+#include "reference_impl/provider_error.h"
 #include "tests/oracles/checks/checks_test_support.h"
 
 namespace gemini_oracle::checks {
@@ -73,10 +76,11 @@ TEST(Leaks, ReportsLeakedSentinel) {
   EXPECT_EQ(findings[0].request, std::nullopt);
 }
 
-// Reports a message that quotes an argument value (and its member name).
+// Reports a message that quotes an argument value; the short member name "secret" is an
+// ordinary word and no needle (a distinctive one is: see kEncodings, "member name").
 TEST(Leaks, ReportsLeakedArgument) {
   const auto findings = JudgeMessage("call f(secret=hunter2-arg) repeats an id");
-  ASSERT_EQ(findings.size(), 2u) << Describe(findings);
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
   for (const auto& finding : findings) {
     EXPECT_NE(finding.message.find("argument"), std::string::npos);
     EXPECT_EQ(finding.message.find("hunter2"), std::string::npos);
@@ -165,6 +169,151 @@ TEST(Leaks, NamesKindAndForm) {
   EXPECT_NE(number[0].message.find("argument number"), std::string::npos) << number[0].message;
   EXPECT_EQ(Kinds(JudgeMessage("field account_number is bad")),
             std::vector<std::string>{"argument member name"});
+}
+
+// A case whose native content reuses ordinary words (an id starting "function", an argument
+// member "message", argument values "call" and "part") and carries content beyond
+// functionCall ids and arguments: code, a code result, a functionResponse inside the model
+// content and an unknown member.
+constexpr std::string_view kWideCase = R"json({
+  "description": "A duplicate native id is refused without exposing content.",
+  "clauses": ["ADR-226.19", "ADR-226.5"],
+  "exchanges": [{"user": "go",
+    "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+      {"functionCall": {"id": "function-call-0000123", "name": "lookup",
+                        "args": {"message": "call", "where": "part", "ticket": "90210777"}}},
+      {"functionCall": {"id": "function-call-0000123", "name": "lookup", "args": {}}},
+      {"executableCode": {"language": "PYTHON", "code": "print(41 + 7731)"}},
+      {"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "answer-7772\n"}},
+      {"functionResponse": {"name": "lookup", "response": {"forecast": "drizzle-4417"}}},
+      {"text": "ok", "vendorExtra": {"trace": ["trace-55e1a"]}}]}}]}}}],
+  "expect": {"outcome": "refuse", "error": "native_id.duplicate", "phase": "parse",
+             "exchange": 1}
+})json";
+
+std::vector<Finding> JudgeWide(std::string message) {
+  const auto c = MakeCase(kWideCase, "n_leak_wide.json");
+  const auto journal = MakeJournal({R"({"contents":[]})"});
+  model::DriverReport report;
+  report.refusal = model::Refusal{"native_id.duplicate", "parse", 1, std::move(message), {}, {}};
+  return JudgeLeaks({c, journal, report});
+}
+
+// Correct refusals that only use ordinary words a case happens to reuse as native content:
+// none of them exposes anything.
+TEST(Leaks, PassesOrdinaryWordsReusedAsContent) {
+  for (const char* message : {
+           "functionCall 0 of the response has a duplicate id",  // not a cut of the id
+           "tool message 2 answers no call",                     // member name, value "call"
+           "part 3 of the response repeats an id",               // value "part"
+           "[native_id.duplicate] ADR-226.5: Two functionCall parts of one response carry the "
+           "same id. (at part 1, field id)",
+           "function call 1 of turn 2 has a duplicate native id",
+           "function_call 0 repeats an id; function-call 1 too",
+           "A bound call's name or decoded arguments differ from its native part (ADR-226.8 rule).",
+       }) {
+    const auto findings = JudgeWide(message);
+    EXPECT_TRUE(findings.empty()) << message << " -> " << Describe(findings);
+  }
+}
+
+// Native content beyond functionCall ids, arguments, signatures and text is looked for too.
+TEST(Leaks, FindsEveryNativeString) {
+  for (const char* message : {
+           "code print(41 + 7731) is refused",         // executableCode
+           "output answer-7772 is refused",            // codeExecutionResult
+           "response drizzle-4417 is refused",         // functionResponse in the model content
+           "member trace-55e1a is refused",            // unknown member, nested in a list
+           "id function-call-0000123 repeats",         // the id itself
+           "id ...call-0000123 repeats",               // the id cut at the front
+           "id FUNCTION_CALL_0000123 repeats",         // case and separators changed
+           "code PRINT(41 + 7731) is refused",         // case changed
+           "id ZnVuY3Rpb24tY2FsbC0wMDAwMTIz repeats",  // base64
+       }) {
+    const auto findings = JudgeWide(message);
+    EXPECT_EQ(findings.size(), 1u) << message << " -> " << Describe(findings);
+    for (const auto& finding : findings) {
+      EXPECT_EQ(finding.message.find("7731"), std::string::npos) << finding.message;
+      EXPECT_EQ(finding.message.find("7772"), std::string::npos) << finding.message;
+      EXPECT_EQ(finding.message.find("4417"), std::string::npos) << finding.message;
+      EXPECT_EQ(finding.message.find("55e1a"), std::string::npos) << finding.message;
+    }
+  }
+}
+
+// Content inside a larger encoded text, and content cut at the front, is found: the message's
+// own base64 and hex runs are decoded and searched.
+TEST(Leaks, FindsContentInsideEncodedTextAndSuffixCuts) {
+  struct Control {
+    const char* message;
+    const char* form;
+  };
+  for (const Control& control : std::vector<Control>{
+           // base64 of {"city": "SENTINEL-d41d8"}
+           {"args eyJjaXR5IjogIlNFTlRJTkVMLWQ0MWQ4In0= rejected", "base64"},
+           {"args eyJjaXR5IjogIlNFTlRJTkVMLWQ0MWQ4In0 rejected", "base64"},
+           {"args:eyJjaXR5IjogIlNFTlRJTkVMLWQ0MWQ4In0=", "base64"},
+           // hex of the same text
+           {"args 7b2263697479223a202253454e54494e454c2d6434316438227d rejected", "hex"},
+           // the last characters of the sentinel
+           {"duplicate id ...NEL-d41d8 at part 1", "cut short"},
+       }) {
+    const auto findings = JudgeMessage(control.message);
+    EXPECT_EQ(findings.size(), 1u) << control.message << " -> " << Describe(findings);
+    if (findings.empty()) continue;
+    EXPECT_NE(findings[0].message.find("corpus sentinel"), std::string::npos)
+        << findings[0].message;
+    EXPECT_NE(findings[0].message.find(control.form), std::string::npos) << findings[0].message;
+    EXPECT_EQ(findings[0].message.find("SENTINEL"), std::string::npos) << findings[0].message;
+  }
+}
+
+// A number counts only as a whole number, not as a piece of a longer one.
+TEST(Leaks, MatchesNumbersWhole) {
+  EXPECT_TRUE(JudgeMessage("request 94815162342 failed").empty());
+  EXPECT_TRUE(JudgeMessage("request 48151623421 failed").empty());
+  EXPECT_TRUE(JudgeMessage("request 4815162342.5 failed").empty());
+  EXPECT_FALSE(JudgeMessage("request (4815162342) failed").empty());
+  // A string of digits too.
+  EXPECT_EQ(JudgeWide("ticket 90210777 is refused").size(), 1u);
+  EXPECT_TRUE(JudgeWide("ticket 190210777 is refused").empty());
+}
+
+// The reference implementation's own refusal texts stay clean even when a case reuses every
+// word of the error catalogue (codes included) as argument values and member names.
+TEST(Leaks, CatalogueWordsAreNeverContent) {
+  std::set<std::string> words;
+  for (const auto& info : ref::ErrorCatalogue()) {
+    for (const std::string_view text : {info.code, info.sentence}) {
+      std::string word;
+      for (const char ch : std::string(text) + " ") {
+        if (ch == ' ' || ch == ',' || ch == '(' || ch == ')' || ch == '{' || ch == '}') {
+          while (!word.empty() && (word.back() == '.' || word.back() == '\'')) word.pop_back();
+          if (!word.empty()) words.insert(word);
+          word.clear();
+        } else {
+          word.push_back(ch);
+        }
+      }
+    }
+  }
+  Json args = Json::object();
+  for (const auto& word : words) args[word] = word;
+  Json c = ParseJson(kWideCase);
+  c["exchanges"][0]["response"]["body"]["candidates"][0]["content"]["parts"][1]["functionCall"]
+   ["args"] = args;
+  const auto kase = MakeCase(DumpJson(c), "n_leak_catalogue.json");
+  const auto journal = MakeJournal({R"({"contents":[]})"});
+  for (const auto& info : ref::ErrorCatalogue()) {
+    model::DriverReport report;
+    const std::string message =
+        "[" + std::string(info.code) + "] " + std::string(info.clause) + ": " +
+        std::string(info.sentence) +
+        " (at turn 1, part 2, field tool_calls[0].arguments, native part 3)";
+    report.refusal = model::Refusal{std::string(info.code), "parse", 1, message, {}, {}};
+    const auto findings = JudgeLeaks({kase, journal, report});
+    EXPECT_TRUE(findings.empty()) << message << " -> " << Describe(findings);
+  }
 }
 
 }  // namespace

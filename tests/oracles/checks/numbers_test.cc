@@ -174,5 +174,30 @@ TEST(JudgeJson, ReadableFormOfBigIntegers) {
   EXPECT_EQ(DumpJson(Readable(Judged("[1.0,{}]"))), "[1.0,{}]");
 }
 
+// The judges' kind-exact equality agrees with the reference's on a table of kinds (a second,
+// independent implementation: a mistake shared by both could not be seen).
+TEST(JudgeEquality, SameJsonAgreesWithReferenceKindExactEquality) {
+  const char* values[] = {"1", "1.0", "-0.0", "0.0", "0", "-1", "18446744073709551615",
+                          "9223372036854775807", "-9223372036854775808", "1e308", "5e-324",
+                          "\"a\"", "\"1\"", "true", "false", "null", "{}", "[]",
+                          R"({"a":[1,{"b":2.0}]})", R"({"a":[1,{"b":2}]})",
+                          R"({"b":2.0,"a":[1]})", R"({"a":[1],"b":2.0})", R"([1,2])", R"([2,1])",
+                          R"({"0":1})", R"([1])", "\"\\u00e9\"", "\"\u00e9\""};
+  for (const char* left : values) {
+    for (const char* right : values) {
+      const Json a = ParseJson(left);
+      const Json b = ParseJson(right);
+      EXPECT_EQ(SameJson(a, b), KindExactEqual(a, b)) << left << " vs " << right;
+    }
+  }
+  // int64 and uint64 of one value are equal; a big integer equals only its own literal.
+  EXPECT_TRUE(SameJson(Json(std::int64_t{5}), Json(std::uint64_t{5})));
+  EXPECT_TRUE(SameJson(MakeBigInteger("123456789012345678901234567890"),
+                       MakeBigInteger("123456789012345678901234567890")));
+  EXPECT_FALSE(SameJson(MakeBigInteger("18446744073709551617"),
+                        MakeBigInteger("18446744073709551616")));
+  EXPECT_FALSE(SameJson(MakeBigInteger("18446744073709551616"), Json(1.8446744073709552e19)));
+}
+
 }  // namespace
 }  // namespace gemini_oracle::checks

@@ -75,5 +75,116 @@ TEST(PublicArgumentKinds, ReportsChangedValue) {
   EXPECT_EQ(Where(JudgeArgs(kExact, "[]")), (Places{{"ADR-224.11", ""}}));
 }
 
+// ---------------------------------------------------------------------------------------------
+// A native args root that is not an object (i_function_call_args_list, _string): an accepting
+// implementation must not be failed by the judges (INTERPRETING §7.3).
+
+std::vector<Finding> JudgeRootArgs(std::string_view native_args, std::string_view arguments) {
+  const std::string case_json = R"({
+  "description": "A functionCall whose args root is not an object.",
+  "clauses": ["ADR-224.7"],
+  "rationale": "open",
+  "exchanges": [
+    {"user": "go",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"name": "pick", "args": )" +
+                                std::string(native_args) + R"(}}]}}]}}}],
+  "expect": {"outcome": "implementation_defined", "note": "open", "requests": 1}
+})";
+  const auto c = MakeCase(case_json, "i_case.json");
+  const auto journal = MakeJournal({R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})"});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange({testing::Call("tc_1", "pick", arguments)}));
+  return JudgePublicArguments({c, journal, report});
+}
+
+constexpr std::string_view kListArgs = R"(["apple", {"k": [1]}])";
+
+// A list args root is handed over as its numeric-key object or as the list itself: ADR-224,
+// "Public ToolCall arguments remain arrays", and an associative decoder cannot tell them apart.
+TEST(PublicArgumentKinds, AcceptsListRootAsNumericKeyObjectOrList) {
+  auto findings = JudgeRootArgs(kListArgs, R"({"0": "apple", "1": {"k": [1]}})");
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+  findings = JudgeRootArgs(kListArgs, R"({"1": {"k": [1]}, "0": "apple"})");
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+  findings = JudgeRootArgs(kListArgs, R"(["apple", {"k": [1]}])");
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// Members of a list args root are still compared, nested kinds included.
+TEST(PublicArgumentKinds, ReportsChangedMembersOfListRoot) {
+  EXPECT_EQ(Where(JudgeRootArgs(kListArgs, R"({"0": "pear", "1": {"k": [1]}})")),
+            (Places{{"ADR-224.11", ""}}));
+  EXPECT_EQ(Where(JudgeRootArgs(kListArgs, R"(["pear", {"k": [1]}])")),
+            (Places{{"ADR-224.11", ""}}));
+  EXPECT_EQ(Where(JudgeRootArgs(kListArgs, R"({"0": "apple"})")), (Places{{"ADR-224.11", ""}}));
+  EXPECT_EQ(Where(JudgeRootArgs(kListArgs, R"({"0": "apple", "1": {"k": {"0": 1}}})")),
+            (Places{{"ADR-224.6", ""}}));
+  EXPECT_EQ(Where(JudgeRootArgs(kListArgs, R"(["apple", {"k": {"0": 1}}])")),
+            (Places{{"ADR-224.6", ""}}));
+  EXPECT_EQ(Where(JudgeRootArgs(kListArgs, R"("apple")")), (Places{{"ADR-224.11", ""}}));
+}
+
+// A string args root has no defined public form: a not-judged note, never a finding.
+TEST(PublicArgumentKinds, DoesNotJudgeScalarRoot) {
+  for (const std::string_view arguments : {R"({"city": "Paris"})", "{}", R"("x")", "[]"}) {
+    const auto findings = JudgeRootArgs(R"("{\"city\": \"Paris\"}")", arguments);
+    ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+    EXPECT_EQ(findings[0].clause, "ADR-224.11");
+    EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+    EXPECT_EQ(findings[0].level, kNotJudged);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A call answered inside its own content (ADR-226.B2) is no public call: reported calls pair
+// with the pending functionCall parts.
+
+std::vector<Finding> JudgeServerAnswered(std::vector<model::ParsedCall> calls) {
+  const auto c = MakeCase(testing::kServerAnsweredCase);
+  const auto journal =
+      MakeJournal({testing::kServerAnsweredRequest1, testing::kServerAnsweredRequest2});
+  auto report = testing::ServerAnsweredReport();
+  report.exchanges[0].calls = std::move(calls);
+  return JudgePublicArguments({c, journal, report});
+}
+
+// Pairs the one reported call with print, the pending call, not with the answered beep.
+TEST(PublicArgumentKinds, PairsReportedCallsWithPendingCalls) {
+  auto findings = JudgeServerAnswered({testing::Call("tc_1", "print", R"({"text":"hi"})")});
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+  findings = JudgeServerAnswered({testing::Call("tc_1", "print", R"({"text":"ho"})")});
+  EXPECT_EQ(Where(findings), (Places{{"ADR-224.11", ""}})) << Describe(findings);
+}
+
+// Reports a check it cannot run: fewer reported calls than pending calls (none at all here).
+TEST(PublicArgumentKinds, NotesMissingReportedCalls) {
+  const auto findings = JudgeServerAnswered({});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-224.11");
+  EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[0].calls.pop_back();
+  const auto partial = JudgePublicArguments({c, journal, report});
+  ASSERT_EQ(partial.size(), 1u) << Describe(partial);
+  EXPECT_EQ(partial[0].clause, "ADR-224.11");
+  EXPECT_EQ(ReasonTag(partial[0]), kNotJudged);
+}
+
+// A refused parse leaves no calls to judge and nothing to note.
+TEST(PublicArgumentKinds, NoNoteWhenTheResponseWasRefused) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
+  report.exchanges[0].response_parsed = false;
+  report.refusal = model::Refusal{"native_id.malformed", "parse", 1, "refused", {}, {}};
+  const auto findings = JudgePublicArguments({c, journal, report});
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
 }  // namespace
 }  // namespace gemini_oracle::checks

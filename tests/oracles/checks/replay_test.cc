@@ -420,5 +420,51 @@ TEST(GenericReplay, ReportsNestedListTurnedObject) {
             (Places{{"ADR-224.6", "/contents/1/parts/1/functionCall/args/1"}}));
 }
 
+// A native args root that is a string (i_function_call_args_string) has no defined replay form:
+// only the object root is judged (ADR-224.7); the exact comparison is a not-judged note.
+constexpr std::string_view kStringArgsCase = R"({
+  "description": "A functionCall whose args is a string.",
+  "clauses": ["ADR-224.7"],
+  "rationale": "open",
+  "exchanges": [
+    {"user": "go",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"name": "weather", "args": "{\"city\": \"Paris\"}"}}]}}]}},
+     "then": {"results": [{"call": 0, "json": {"ok": true}}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "done"}]}}]}}}],
+  "expect": {"outcome": "implementation_defined", "note": "open", "requests": 2}
+})";
+
+std::vector<Finding> JudgeStringArgs(std::string_view replayed_args) {
+  const auto c = MakeCase(kStringArgsCase, "i_case.json");
+  const auto journal =
+      MakeJournal({R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})",
+                   R"({"contents":[{"role":"user","parts":[{"text":"go"}]},)"
+                   R"({"role":"model","parts":[{"functionCall":{"name":"weather","args":)" +
+                       std::string(replayed_args) +
+                       R"(}}]},{"role":"user","parts":[{"functionResponse":{"name":"weather",)"
+                       R"("response":{"ok":true}}}]}]})"});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange({testing::Call("tc_1", "weather", "{}")}));
+  report.exchanges.push_back(testing::Exchange());
+  return JudgeReplay({c, journal, report});
+}
+
+TEST(Replay, DoesNotJudgeExactReplayOfScalarArgsRoot) {
+  for (const std::string_view replayed : {R"({"city":"Paris"})", "{}", R"({"0":"x"})"}) {
+    const auto findings = JudgeStringArgs(replayed);
+    ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+    EXPECT_EQ(findings[0].clause, "ADR-224.8");
+    EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+  }
+}
+
+TEST(Replay, ReportsScalarArgsRootReplayedAsNonObject) {
+  EXPECT_EQ(Where(JudgeStringArgs(R"("{\"city\": \"Paris\"}")")),
+            (Places{{"ADR-224.7", "/contents/1/parts/0/functionCall/args"}}));
+  EXPECT_EQ(Where(JudgeStringArgs(R"(["Paris"])")),
+            (Places{{"ADR-224.7", "/contents/1/parts/0/functionCall/args"}}));
+}
 }  // namespace
 }  // namespace gemini_oracle::checks

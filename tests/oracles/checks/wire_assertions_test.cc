@@ -44,6 +44,25 @@ TEST(WireAssertions, ReportsKindChange) {
       << Describe(findings);
 }
 
+// Under the gemini profile an assertion inside functionResponse.response pins the adr encoding
+// of a result: it is listed as not judged (the results judge checks the value), while the
+// other assertions still apply. Before, a correct framework wrapping failed it.
+TEST(WireAssertions, LeavesResultEncodingPinsToTheAdrProfile) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const std::string wrapped =
+      Replace(testing::kParallelRequest2, R"("response":{"0":1,"1":[2,3]})",
+              R"("response":{"name":"lookup","content":[1,[2,3]]})");
+  const auto journal = MakeJournal({testing::kParallelRequest1, wrapped});
+  const auto report = testing::ParallelReport();
+  CaseRun gemini{c, journal, report};
+  gemini.profile = Profile::kGemini;
+  const auto notes = JudgeWireAssertions(gemini);
+  ASSERT_EQ(notes.size(), 1u) << Describe(notes);
+  EXPECT_EQ(ReasonTag(notes[0]), kNotJudged);
+  EXPECT_EQ(Where(JudgeWireAssertions({c, journal, report})),
+            (Places{{"ADR-226.3", "/contents/2/parts/1/functionResponse/response/1"}}));
+}
+
 // Reports a member that must be absent but is present.
 TEST(WireAssertions, ReportsPresentMember) {
   const auto findings = JudgeParallel(

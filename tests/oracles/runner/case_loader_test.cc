@@ -1,4 +1,3 @@
-#include "oracles/model/payload_forms.h"
 #include "oracles/runner/case_loader.h"
 
 #include <gtest/gtest.h>
@@ -9,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "oracles/model/server_answered.h"
 #include "oracles/runner/case_rules.h"
+#include "reference_impl/correlation.h"
 #include "tests/oracles/runner/test_fixtures.h"
 
 namespace gemini_oracle::runner {
@@ -300,21 +301,6 @@ TEST_F(CaseLoaderTest, RationaleIsRequiredOnRefusedAndOpenCases) {
   EXPECT_TRUE(LoadText("adr-226/y_plain.json", kGood).diagnostics.empty());
 }
 
-// The wire forms and the clash rule the results judge uses to report a misassociated payload.
-TEST(CaseRules, PayloadWireForms) {
-  EXPECT_TRUE(KindExactEqual(model::PayloadWireForm(true, Json::parse(R"(["a", [1]])")),
-                             Json::parse(R"({"0": "a", "1": [1]})")));
-  EXPECT_TRUE(KindExactEqual(model::PayloadWireForm(true, Json::parse(R"({"k": []})")),
-                             Json::parse(R"({"k": []})")));
-  EXPECT_TRUE(KindExactEqual(model::PayloadWireForm(true, Json(1)), Json(1)));
-  // Text and error payloads are their text, never parsed: "[1]" stays a string.
-  EXPECT_TRUE(KindExactEqual(model::PayloadWireForm(false, Json("[1]")), Json("[1]")));
-  EXPECT_TRUE(model::PayloadsClash(Json::parse(R"({"w": 2})"), Json(2)));
-  EXPECT_TRUE(model::PayloadsClash(Json(2), Json::parse(R"({"w": 2})")));
-  EXPECT_FALSE(model::PayloadsClash(Json::parse(R"({"w": 2})"), Json(2.0)));
-  EXPECT_FALSE(model::PayloadsClash(Json::parse(R"({"w": {"v": 2}})"), Json::parse(R"({"v": 2})")));
-}
-
 // Refuses a numeric selector beyond the scripted functionCall parts.
 TEST_F(CaseLoaderTest, SelectorOutOfRangeIsReported) {
   ExpectOnly(LoadText("adr-226/y_range.json",
@@ -424,6 +410,93 @@ TEST(CaseRules, CountsFunctionCalls) {
   EXPECT_EQ(rules::CountFunctionCalls(body), 2u);
   EXPECT_EQ(rules::CountFunctionCalls(Json::array({body, body})), 4u);
   EXPECT_EQ(rules::CountFunctionCalls(Json::parse(R"({"error": {"code": 500}})")), 0u);
+}
+
+// A call the server answered inside its own content (ADR-226.B2) is no pending call: selectors,
+// call orders and counts see only the pending calls (INTERPRETING §5.4, "P").
+const std::string kServerAnswered = R"({
+  "description": "A server-answered call comes before the pending call.",
+  "clauses": ["ADR-226.B2"],
+  "features": ["parallel"],
+  "exchanges": [
+    {
+      "user": "go",
+      "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"name": "beep", "args": {}}},
+        {"functionResponse": {"name": "beep", "response": {"ok": true}}},
+        {"functionCall": {"name": "print", "args": {"text": "hi"}}}]}}]}},
+      "then": {"call_order": [0], "results": [
+        {"call": 0, "json": {"r": 1}}]}
+    },
+    {"response": {"body": {"candidates": [{"content": {"role": "model", "parts": [{"text": "done"}]}}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 2}
+}
+)";
+
+TEST_F(CaseLoaderTest, SelectorsSeeOnlyPendingCalls) {
+  const auto good = LoadText("adr-226/y_inside.json", kServerAnswered);
+  EXPECT_TRUE(good.diagnostics.empty()) << Dump(good.diagnostics);
+  ExpectOnly(LoadText("adr-226/y_inside.json",
+                      Replace(kServerAnswered, R"({"call": 0, "json")", R"({"call": 1, "json")")),
+             "adr-226/y_inside.json", rules::kSelectorRange, 13, 18);
+  ExpectOnly(LoadText("adr-226/y_inside.json", Replace(kServerAnswered, R"({"call": 0, "json")",
+                                                       R"({"call": {"name": "beep"}, "json")")),
+             "adr-226/y_inside.json", rules::kSelectorMatch, 13, 18);
+  ExpectOnly(LoadText("adr-226/y_inside.json",
+                      Replace(kServerAnswered, R"("call_order": [0])", R"("call_order": [0, 1])")),
+             "adr-226/y_inside.json", rules::kSelectorRange, 12, 34);
+  EXPECT_TRUE(LoadText("adr-226/y_inside.json", Replace(kServerAnswered, R"({"call": 0, "json")",
+                                                        R"({"call": {"name": "print"}, "json")"))
+                  .diagnostics.empty());
+}
+
+// Counts and lists only the pending calls, across streamed chunks too.
+TEST(CaseRules, CountsOnlyPendingCalls) {
+  const Json body = Json::parse(R"({"candidates": [{"content": {"parts": [
+      {"functionCall": {"name": "beep"}}, {"functionResponse": {"name": "beep", "response": {}}},
+      {"functionCall": {"name": "print"}}]}}]})");
+  EXPECT_EQ(rules::CountFunctionCalls(body), 1u);
+  const auto calls = rules::FunctionCallsOf(body);
+  ASSERT_EQ(calls.size(), 1u);
+  EXPECT_EQ((*calls[0])["name"], "print");
+  // A streamed body is one content: an answer in a later chunk answers an earlier call.
+  const Json first = Json::parse(R"({"candidates": [{"content": {"parts": [
+      {"functionCall": {"name": "beep"}}, {"functionCall": {"name": "print"}}]}}]})");
+  const Json second = Json::parse(R"({"candidates": [{"content": {"parts": [
+      {"functionResponse": {"name": "beep", "response": {}}}]}}]})");
+  EXPECT_EQ(rules::CountFunctionCalls(Json::array({first, second})), 1u);
+  // A response with an id answers only the call with that id; one without answers no call
+  // that has one.
+  const Json ids = Json::parse(R"({"candidates": [{"content": {"parts": [
+      {"functionCall": {"id": "a", "name": "beep"}}, {"functionCall": {"name": "beep"}},
+      {"functionResponse": {"name": "beep", "response": {}}},
+      {"functionResponse": {"id": "a", "name": "beep", "response": {}}}]}}]})");
+  EXPECT_EQ(rules::CountFunctionCalls(ids), 0u);
+  const Json unanswered = Json::parse(R"({"candidates": [{"content": {"parts": [
+      {"functionCall": {"id": "a", "name": "beep"}},
+      {"functionResponse": {"name": "beep", "response": {}}}]}}]})");
+  EXPECT_EQ(rules::CountFunctionCalls(unanswered), 1u);
+}
+
+// The shared reading of calls answered inside their content agrees with the reference parser,
+// whose parsed (pending) list the driver resolves selectors against.
+TEST(CaseRules, ServerAnsweredAgreesWithReferenceParser) {
+  for (const char* parts : {
+           R"([{"functionCall": {"name": "b"}}, {"functionResponse": {"name": "b"}},
+               {"functionCall": {"name": "p"}}])",
+           R"([{"functionCall": {"id": "a", "name": "b"}}, {"functionResponse": {"name": "b"}}])",
+           R"([{"functionCall": {"id": "a", "name": "b"}}, {"functionCall": {"name": "b"}},
+               {"functionResponse": {"name": "b"}}, {"functionResponse": {"id": "a"}}])",
+           R"([{"functionCall": {"name": "b"}}, {"functionCall": {"name": "b"}},
+               {"functionResponse": {"name": "b"}}, {"text": "x"}])",
+           R"([{"functionCall": {"id": null, "name": "b"}}, {"functionResponse": {"name": "b"}}])",
+           R"([{"functionCall": {"id": "a", "name": "b"}}, {"functionResponse": {"id": "c"}},
+               {"functionResponse": {"id": "", "name": "b"}}])",
+           R"([{"functionResponse": {"name": "b"}}, {"functionCall": {"name": "b"}}])"}) {
+    const Json json = Json::parse(parts);
+    EXPECT_EQ(model::CallsAnsweredInside(json), ref::CallsAnsweredInContent(json)) << parts;
+  }
 }
 
 // Names every rule once.
