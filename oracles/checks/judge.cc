@@ -65,7 +65,7 @@ const std::vector<Judge>& Judges() {
       {"ids", &JudgeIds, {"ADR-226.1", "ADR-226.4", "ADR-226.9"}},
       {"public_arguments",
        &JudgePublicArguments,
-       {"ADR-224.6", "ADR-224.11", "ADR-224.F1", "ADR-226.8"}},
+       {"ADR-224.6", "ADR-224.11", "ADR-224.F1", "ADR-226.8", "ADR-226.B2"}},
       {"wire_assertions", &JudgeWireAssertions, {"ADR-224.12"}},
       {"no_rewrite", &JudgeNoRewrite, {"ADR-224.9"}},
       {"closing", &JudgeClosing, {"ADR-226.17"}},

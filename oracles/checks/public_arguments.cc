@@ -49,8 +49,21 @@ std::vector<Finding> JudgePublicArguments(const CaseRun& run) {
   for (std::size_t k = 0; k < run.c.exchanges.size(); ++k) {
     const Json scripted = detail::ScriptedParts(run.c.exchanges[k]);
     const auto positions = detail::PendingCallPositions(scripted);
-    if (positions.empty() || !detail::ResponseParsed(run, k)) continue;
+    if (!detail::ResponseParsed(run, k)) continue;
     const auto& calls = k < run.report.exchanges.size() ? run.report.exchanges[k].calls : none;
+    if (calls.size() > positions.size()) {
+      // More public calls than pending functionCall parts: a call the server answered inside
+      // its content made pending (ADR-226.B2), or a call the model never made (ADR-224.11).
+      const bool server_answered =
+          detail::FunctionCallPositions(scripted).size() > positions.size();
+      findings.push_back(MakeFinding(
+          server_answered ? "ADR-226.B2" : "ADR-224.11", kWireViolation, std::nullopt, "",
+          "the implementation reports " + std::to_string(calls.size()) +
+              " public calls for the " + std::to_string(positions.size()) +
+              " pending functionCall parts of exchange " + std::to_string(k + 1),
+          positions.size(), calls.size()));
+    }
+    if (positions.empty()) continue;
     if (calls.size() < positions.size()) {
       // A check that cannot run is reported, never passed (INTERPRETING §8.4).
       findings.push_back(NotJudged(

@@ -157,6 +157,23 @@ TEST(PublicArgumentKinds, PairsReportedCallsWithPendingCalls) {
   EXPECT_EQ(Where(findings), (Places{{"ADR-224.11", ""}})) << Describe(findings);
 }
 
+// Reports a public call made for the call the server answered inside its content (ADR-226.B2),
+// and, without such a call, a public call the model never made (ADR-224.11). Before, more
+// reported calls than pending parts passed unseen.
+TEST(PublicArgumentKinds, ReportsPublicCallsBeyondThePendingOnes) {
+  auto findings = JudgeServerAnswered({testing::Call("tc_1", "beep", "{}"),
+                                       testing::Call("tc_2", "print", R"({"text":"hi"})")});
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(findings[0].clause, "ADR-226.B2") << Describe(findings);
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[0].calls.push_back(report.exchanges[0].calls.back());
+  const auto extra = JudgePublicArguments({c, journal, report});
+  ASSERT_EQ(extra.size(), 1u) << Describe(extra);
+  EXPECT_EQ(extra[0].clause, "ADR-224.11");
+}
+
 // Reports a check it cannot run: fewer reported calls than pending calls (none at all here).
 TEST(PublicArgumentKinds, NotesMissingReportedCalls) {
   const auto findings = JudgeServerAnswered({});
