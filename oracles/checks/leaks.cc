@@ -481,8 +481,10 @@ void AddContent(std::vector<Native>& out, const Json& value, const char* kind,
   } else if (IsNumeric(value)) {
     AddNumber(out, value, number_kind, source);
   } else if (value.is_object()) {
+    // Member names are not looked for: argument keys are the tool's declared parameters,
+    // public in `tools` and in the generic arguments, and a message may name them.
+    (void)name_kind;
     for (auto it = value.begin(); it != value.end(); ++it) {
-      if (Distinctive(it.key())) out.push_back({it.key(), name_kind, source});
       AddContent(out, it.value(), kind, number_kind, name_kind, source);
     }
   } else if (value.is_array()) {
@@ -513,10 +515,8 @@ void FromNativeParts(const Json& parts, const std::string& source, std::vector<N
     for (auto it = part.begin(); it != part.end(); ++it) {
       const std::string& key = it.key();
       const Json& member = it.value();
-      if (Distinctive(key)) out.push_back({key, "native part member name", source});
       if ((key == "functionCall" || key == "functionResponse") && member.is_object()) {
         for (auto in = member.begin(); in != member.end(); ++in) {
-          if (Distinctive(in.key())) out.push_back({in.key(), "native part member name", source});
           if (in.key() == "name" && in.value().is_string()) continue;  // the tool's name
           if (in.key() == "id") {
             AddContent(out, in.value(), "native id", "native id", "native id", source);
@@ -826,6 +826,17 @@ std::optional<std::string> Exposure(const Native& native, const Message& m) {
   const bool sentinel = native.kind == "corpus sentinel";
   if (!sentinel && m.normalized_code.find(plain) != std::string::npos) {
     return std::nullopt;  // the code names no content
+  }
+  // A native id of two or three characters ("c1") is too short to find in running text, but
+  // quoted exactly it is the id: 'c1', "c1" or `c1`.
+  if (native.kind == "native id" && native.value.size() >= 2 && native.value.size() <= 3) {
+    for (const char quote : {'\'', '"', '`'}) {
+      if (m.main.decoded.find(quote + native.value + quote) != std::string::npos ||
+          m.raw.find(quote + native.value + quote) != std::string::npos) {
+        return std::string("as written, quoted");
+      }
+    }
+    return std::nullopt;
   }
   const bool distinctive = sentinel || Distinctive(native.value);
   if (!distinctive) {

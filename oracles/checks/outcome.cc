@@ -56,8 +56,10 @@ std::vector<Finding> JudgeAccept(const CaseRun& run) {
                                        std::to_string(expected) + " requests without a refusal",
                                    expected, sent));
   } else if (sent > expected) {
+    // A request the case never scripted: a wire fact of its own (ADR-224.12, the journal is
+    // the account of the wire), judged under every profile whatever the case's clauses.
     findings.push_back(MakeFinding(
-        clause, kWireViolation, expected + 1, "",
+        "ADR-224.12", kWireViolation, expected + 1, "",
         "sent " + std::to_string(sent) + " requests where the case has " + std::to_string(expected),
         expected, sent));
   }

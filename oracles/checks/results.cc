@@ -68,7 +68,16 @@ bool PreservingForm(const Expected& e, const Json& response) {
   if (!response.is_object()) return false;
   for (auto it = response.begin(); it != response.end(); ++it) {
     if (SameJson(it.value(), e.result.value)) return true;
-    if (e.text && it.value().is_string() && it.value().get<std::string>() == *e.text) return true;
+    if (e.text && it.value().is_string()) {
+      // A JSON result carried as JSON text: any spelling of the same value (spaces, escapes,
+      // number forms) preserves it, read with the judges' own reader.
+      const std::string& carried = it.value().get_ref<const std::string&>();
+      if (carried == *e.text) return true;
+      if (e.result.kind == model::Result::Kind::kJson) {
+        const JudgeDecoded decoded = DecodeJudgeJson(carried);
+        if (decoded.value && SameJson(*decoded.value, e.result.value)) return true;
+      }
+    }
   }
   return false;
 }

@@ -13,9 +13,33 @@ namespace {
 // Whether an assertion looks inside a functionResponse's `response`: that pins these ADRs' own
 // encoding of a result (the root itself, numeric keys, a one-member wrapper), which the gemini
 // profile leaves to the implementation (ADR-224: "current scalar/invalid result fallback").
+// Whether `value` holds a functionResponse with a `response` (an assertion on an enclosing
+// value: a whole part, content or contents list).
+bool HoldsResponse(const Json& value) {
+  if (value.is_object()) {
+    const auto fr = value.find("functionResponse");
+    if (fr != value.end() && fr->is_object() && fr->contains("response")) return true;
+  }
+  if (!value.is_object() && !value.is_array()) return false;
+  for (const auto& item : value) {
+    if (HoldsResponse(item)) return true;
+  }
+  return false;
+}
+
 bool PinsResultEncoding(const model::WireAssertion& assertion) {
-  if (assertion.answering) return assertion.pointer.starts_with("/response");
-  return assertion.pointer.find("/functionResponse/response") != std::string::npos;
+  if (assertion.answering) {
+    if (assertion.pointer.starts_with("/response")) return true;
+    // The whole answering functionResponse, response included.
+    return assertion.pointer.empty() && assertion.equals && assertion.equals->is_object() &&
+           assertion.equals->contains("response");
+  }
+  if (assertion.pointer.find("/functionResponse/response") != std::string::npos) return true;
+  if (assertion.pointer.ends_with("/functionResponse") && assertion.equals &&
+      assertion.equals->is_object() && assertion.equals->contains("response")) {
+    return true;
+  }
+  return assertion.equals && HoldsResponse(*assertion.equals);
 }
 
 }  // namespace

@@ -37,6 +37,7 @@ class Gate : public ::testing::Test {
     options.jobs = 2;
     options.seed = 11;
     options.profile = profile;
+    options.beyond_gates = true;
     return RunSuite(
         corpus_->cases, loader_->registry(),
         [hook] { return std::make_unique<ReferenceDriver>(hook); }, options);

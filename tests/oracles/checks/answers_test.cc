@@ -51,6 +51,16 @@ TEST(Answers, AcceptsJsonResultCarriedAsItsTextUnderGeminiProfile) {
                                       R"("response":{"content":"{\"found\":true}"})");
   const auto gemini = OnParallel(as_text, Profile::kGemini);
   EXPECT_TRUE(Judged(gemini).empty()) << Describe(gemini);
+  // Another spelling of the same JSON (spaces) preserves it too; another value does not.
+  const std::string spaced =
+      Replace(testing::kParallelRequest2, R"("response":{"found":true})",
+              R"("response":{"content":"{ \"found\" : true }"})");
+  const auto spaced_findings = OnParallel(spaced, Profile::kGemini);
+  EXPECT_TRUE(Judged(spaced_findings).empty()) << Describe(spaced_findings);
+  const std::string other =
+      Replace(testing::kParallelRequest2, R"("response":{"found":true})",
+              R"("response":{"content":"{\"found\":false}"})");
+  EXPECT_FALSE(Judged(OnParallel(other, Profile::kGemini)).empty());
   EXPECT_EQ(Where(OnParallel(as_text, Profile::kAdr)),
             (Places{{"ADR-224.3", "/contents/2/parts/0/functionResponse/response"}}));
 }

@@ -40,6 +40,31 @@ TEST(Leaks, AcceptsPositionalMessage) {
   EXPECT_TRUE(JudgeMessage("native_id.duplicate: part 1, field id").empty());
 }
 
+// Finds a two-character native id quoted in a message, and not in running text.
+TEST(Leaks, FindsShortNativeIdOnlyWhenQuoted) {
+  const auto c = MakeCase(R"({
+    "description": "A duplicate native id is refused without exposing content.",
+    "clauses": ["ADR-226.19", "ADR-226.5"],
+    "exchanges": [{"user": "go",
+      "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"id": "c1", "name": "f", "args": {}}},
+        {"functionCall": {"id": "c1", "name": "f", "args": {}}}]}}]}}}],
+    "expect": {"outcome": "refuse", "error": "native_id.duplicate", "phase": "parse",
+               "exchange": 1}
+  })",
+                          "n_short.json");
+  const auto journal = MakeJournal({R"({"contents":[]})"});
+  const auto judge = [&](std::string message) {
+    model::DriverReport report;
+    report.refusal = model::Refusal{"native_id.duplicate", "parse", 1, std::move(message), {}, {}};
+    return JudgeLeaks({c, journal, report});
+  };
+  EXPECT_FALSE(judge("duplicate native id 'c1'").empty());
+  EXPECT_FALSE(judge(R"(duplicate id: "c1")").empty());
+  EXPECT_TRUE(judge("functionCall 1 of the response repeats the id of functionCall 0").empty());
+  EXPECT_TRUE(judge("c1 c2 c3: three parts").empty());
+}
+
 // Ignores a native id that only occurs inside a longer field name.
 TEST(Leaks, IgnoresIdInsideLongerName) {
   const auto c = MakeCase(R"({
@@ -95,13 +120,6 @@ TEST(Leaks, ReportsLeakedSignature) {
   EXPECT_NE(findings[0].message.find("thought signature"), std::string::npos);
 }
 
-// The kinds (message parts) of the findings for a message.
-std::vector<std::string> Kinds(const std::vector<Finding>& findings) {
-  std::vector<std::string> out;
-  for (const auto& finding : findings) out.push_back(finding.actual.get<std::string>());
-  return out;
-}
-
 // Each encoding of native content: a message exposing it (positive control) and an ordinary
 // message in the same style that must pass (negative control).
 struct EncodingControl {
@@ -130,7 +148,6 @@ const std::vector<EncodingControl> kEncodings = {
      "as written"},
     {"number with separators", "account 4,815,162,342 repeats", "account 1,000,000 repeats",
      "changed"},
-    {"member name", "field account_number is bad", "field account is bad", "as written"},
 };
 
 // Finds native content in every encoding, and nothing in the ordinary messages.
@@ -167,8 +184,10 @@ TEST(Leaks, NamesKindAndForm) {
   const auto number = JudgeMessage("account 4815162342 is duplicated");
   ASSERT_EQ(number.size(), 1u) << Describe(number);
   EXPECT_NE(number[0].message.find("argument number"), std::string::npos) << number[0].message;
-  EXPECT_EQ(Kinds(JudgeMessage("field account_number is bad")),
-            std::vector<std::string>{"argument member name"});
+  // Argument member names are the tool's declared parameters, public: never a leak.
+  EXPECT_TRUE(JudgeMessage("field account_number is bad").empty());
+  EXPECT_TRUE(JudgeMessage("argument /transcript/1/tool_calls/0/arguments/account_number differs")
+                  .empty());
 }
 
 // A case whose native content reuses ordinary words (an id starting "function", an argument

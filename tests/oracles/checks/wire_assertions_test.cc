@@ -61,6 +61,17 @@ TEST(WireAssertions, LeavesResultEncodingPinsToTheAdrProfile) {
   EXPECT_EQ(ReasonTag(notes[0]), kNotJudged);
   EXPECT_EQ(Where(JudgeWireAssertions({c, journal, report})),
             (Places{{"ADR-226.3", "/contents/2/parts/1/functionResponse/response/1"}}));
+  // An assertion on an enclosing value (the whole part) pins the encoding just the same.
+  auto whole_part = c;
+  whole_part.expect.wire.resize(1);
+  whole_part.expect.wire[0].pointer = "/contents/2/parts/1";
+  whole_part.expect.wire[0].equals = ParseJson(
+      R"({"functionResponse":{"id":"call_B2","name":"lookup","response":{"0":1,"1":[2,3]}}})");
+  CaseRun enclosing{whole_part, journal, report};
+  enclosing.profile = Profile::kGemini;
+  const auto enclosing_notes = JudgeWireAssertions(enclosing);
+  ASSERT_EQ(enclosing_notes.size(), 1u) << Describe(enclosing_notes);
+  EXPECT_EQ(ReasonTag(enclosing_notes[0]), kNotJudged);
 }
 
 // Reports a member that must be absent but is present.
