@@ -1,5 +1,7 @@
 #include "reference_impl/json_equality.h"
 
+#include "reference_impl/fault.h"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -29,6 +31,7 @@ bool IntegersEqual(const Integer& a, const Integer& b) {
 // ADR-226.8: the float must be integral and inside the 64-bit range, and both conversions
 // must be exact. 2^64 (1.8446744073709552e19) is outside uint64, so it never matches.
 bool IntegerEqualsFloat(const Integer& i, double d) {
+  if (GEMINI_FAULT("equality.float_truncated_to_integer")) d = std::trunc(d);  // 2.5 == 2
   if (!std::isfinite(d) || std::trunc(d) != d) return false;
   const double magnitude = std::fabs(d);
   // 2^64 exactly; every double below it with an integral value fits a uint64.
@@ -46,6 +49,12 @@ bool IntegerEqualsFloat(const Integer& i, double d) {
 bool NumbersEqual(const Json& a, const Json& b) {
   const bool a_float = a.is_number_float();
   const bool b_float = b.is_number_float();
+  if (GEMINI_FAULT("equality.numbers_compared_as_doubles")) {
+    return a.get<double>() == b.get<double>();  // rounds 2^53+1 onto 2^53
+  }
+  if (GEMINI_FAULT("equality.numbers_equal_across_kinds_strictly")) {
+    return a_float == b_float && a == b;  // langchain-google: 1.0 never equals 1
+  }
   if (!a_float && !b_float) return IntegersEqual(AsInteger(a), AsInteger(b));
   if (a_float && b_float) return a.get<double>() == b.get<double>();  // -0.0 == 0.0
   return a_float ? IntegerEqualsFloat(AsInteger(b), a.get<double>())

@@ -1,5 +1,7 @@
 #include "reference_impl/request_builder.h"
 
+#include "reference_impl/fault.h"
+
 #include <algorithm>
 #include <unordered_map>
 
@@ -39,7 +41,13 @@ Json ReplayNativeParts(const Json& native_parts, std::size_t turn) {
   for (std::size_t p = 0; p < parts.size(); ++p) {
     auto fc = parts[p].find("functionCall");
     if (fc == parts[p].end()) continue;
+    if (GEMINI_FAULT("builder.thought_signature_dropped")) parts[p].erase("thoughtSignature");
     auto args = fc->find("args");
+    if (args != fc->end() && args->is_object() && args->empty() &&
+        GEMINI_FAULT("builder.empty_args_replayed_as_list")) {
+      *args = Json::array();  // prism, nextcloud: "Unknown name args"
+      continue;
+    }
     if (args == fc->end() || args->is_object()) continue;
     auto root = ArgumentsRoot(*args);
     if (!root) Refuse("capsule.malformed", turn, p, "args", p);
@@ -91,8 +99,8 @@ Json BuildResults(const Message& call_turn, std::size_t call_turn_index,
     if (answered[c->second]) Refuse("transcript.duplicate_result", r, {}, "tool_call_id");
     answered[c->second] = true;
     const ToolCall& call = call_turn.tool_calls[c->second];
-    const std::size_t order =
-        by_native_order ? correlation.links.at(call.id).native_part : c->second;
+    std::size_t order = by_native_order ? correlation.links.at(call.id).native_part : c->second;
+    if (GEMINI_FAULT("builder.results_in_transcript_order")) order = answers.size();
     answers.push_back({order, &result, &call});
   }
   for (std::size_t c = 0; c < answered.size(); ++c) {
@@ -105,17 +113,25 @@ Json BuildResults(const Message& call_turn, std::size_t call_turn_index,
   for (const Answer& answer : answers) {
     Json fr = Json::object();
     // ADR-226.3/4: echo exactly the bound native ID; absent stays absent.
-    if (correlation.owned) {
+    if (correlation.owned && !GEMINI_FAULT("builder.response_id_omitted")) {
       const auto link = correlation.links.find(answer.call->id);
       if (link != correlation.links.end() && link->second.native_id) {
         fr["id"] = *link->second.native_id;
       }
+    }
+    if (!fr.contains("id") && GEMINI_FAULT("builder.response_id_invented")) {
+      fr["id"] = answer.call->id;  // gemini-cli: a made-up id for a call that had none
     }
     fr["name"] = answer.call->name;
     fr["response"] = ResultToResponseObject(answer.result->content, answer.result->is_error);
     Json part = Json::object();
     part["functionResponse"] = std::move(fr);
     parts.push_back(std::move(part));
+  }
+  if (GEMINI_FAULT("builder.results_split_over_contents") && parts.size() > 1) {
+    Json split = Json::array();
+    for (auto& part : parts) split.push_back(Content("user", Json::array({std::move(part)})));
+    return split;  // the caller appends each content
   }
   return Content("user", std::move(parts));
 }
@@ -156,6 +172,9 @@ Json ResultToResponseObject(const std::string& content, bool is_error) {
     return wrapped;
   }
   if (decoded->is_object()) return std::move(*decoded);              // ADR-224.2
+  if (decoded->is_array() && GEMINI_FAULT("builder.list_result_sent_as_list")) {
+    return std::move(*decoded);  // symfony/ai, adk-js: "cannot start list"
+  }
   if (decoded->is_array()) return ListAsNumericKeyObject(*decoded);  // ADR-224.4
   wrapped["output"] = std::move(*decoded);                           // ADR-224.5
   return wrapped;
@@ -192,7 +211,12 @@ Json BuildRequest(const Transcript& transcript, const RequestOptions& options) {
         std::size_t end = i + 1;
         while (end < messages.size() && messages[end].role == Role::kTool) ++end;
         if (!message.tool_calls.empty()) {
-          contents.push_back(BuildResults(message, i, turn, messages, i + 1, end));
+          Json results = BuildResults(message, i, turn, messages, i + 1, end);
+          if (results.is_array()) {  // only under the fault builder.results_split_over_contents
+            for (auto& content : results) contents.push_back(std::move(content));
+          } else {
+            contents.push_back(std::move(results));
+          }
         } else if (end > i + 1) {
           Refuse("transcript.orphan_result", i + 1, {}, "tool_call_id");
         }

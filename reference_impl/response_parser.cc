@@ -1,5 +1,7 @@
 #include "reference_impl/response_parser.h"
 
+#include "reference_impl/fault.h"
+
 #include <cstdlib>
 #include <set>
 #include <unordered_set>
@@ -144,15 +146,27 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
     ToolCall call;
     // ADR-226.1: the public ID is always synthesized, never the native one.
     call.id = TakenIds::Fresh(taken.calls, "tc_", taken.call_count + turn.tool_calls.size() + 1);
+    if (GEMINI_FAULT("parser.public_ids_restart_per_response")) {
+      call.id = "tc_" + std::to_string(turn.tool_calls.size() + 1);  // LangChain JS: call_0, ...
+    }
+    if (GEMINI_FAULT("parser.public_id_from_function_name")) {
+      call.id = name->get<std::string>();  // Elixir LangChain, TanStack AI
+    }
     call.name = name->get<std::string>();
     call.arguments = std::move(args);
     // ADR-226.5: a present native ID is a nonempty string, unique in the response.
     if (const auto id = fc->find("id"); id != fc->end()) {
-      if (!id->is_string() || id->get_ref<const std::string&>().empty()) {
+      if (!id->is_string() || (id->get_ref<const std::string&>().empty() &&
+                               !GEMINI_FAULT("parser.empty_native_id_accepted"))) {
         Refuse("native_id.malformed", p, "id");
       }
-      if (!native_ids.insert(id->get<std::string>()).second) {
+      if (!native_ids.insert(id->get<std::string>()).second &&
+          !GEMINI_FAULT("parser.duplicate_native_id_accepted")) {
         Refuse("native_id.duplicate", p, "id");
+      }
+      if (GEMINI_FAULT("parser.native_id_not_bound")) {
+        turn.tool_calls.push_back(std::move(call));  // Vercel AI SDK: the native id ignored
+        continue;
       }
       // ADR-226.2: bind at parse time.
       Json binding = Json::object();
