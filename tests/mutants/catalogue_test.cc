@@ -57,7 +57,9 @@ TEST(FaultCatalogue, MatchesTheFaultPoints) {
     EXPECT_TRUE(ids.insert(id).second) << id << " is catalogued twice";
     EXPECT_EQ(points.count(id), 1u) << id << " needs exactly one fault point";
     const auto at = points.find(id);
-    if (at != points.end()) EXPECT_EQ(at->second, fault.at("file").get<std::string>()) << id;
+    if (at != points.end()) {
+      EXPECT_EQ(at->second, fault.at("file").get<std::string>()) << id;
+    }
     EXPECT_FALSE(fault.at("description").get<std::string>().empty()) << id;
     EXPECT_FALSE(fault.at("function").get<std::string>().empty()) << id;
   }
