@@ -85,8 +85,7 @@ std::vector<Finding> JudgePublicArguments(const CaseRun& run) {
           JudgeOne(label, *native, actual, findings);
           continue;
         }
-        Json object = Json::object();
-        for (std::size_t m = 0; m < native->size(); ++m) object[std::to_string(m)] = (*native)[m];
+        const Json object = detail::NumericKeyObject(*native);
         if (!actual.is_object()) {
           findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
                                          label + " are not a decoded map", object, actual));

@@ -96,11 +96,7 @@ void CompareFunctionCall(const Context& ctx, const Json& native, const Json& rep
                  "its replayed object has no defined form to compare");
         continue;
       }
-      if (root.is_array()) {
-        Json object = Json::object();
-        for (std::size_t i = 0; i < root.size(); ++i) object[std::to_string(i)] = root[i];
-        root = std::move(object);
-      }
+      if (root.is_array()) root = detail::NumericKeyObject(root);
       CompareValue(ctx, root, *other, pointer, "functionCall.args");
       continue;
     }
@@ -228,11 +224,7 @@ void CheckGeneric(const Context& ctx, const Json& message, const Json& replayed,
     const Json* arguments = detail::Member(call, "arguments");
     if (arguments == nullptr || !(arguments->is_object() || arguments->is_array())) continue;
     Json root = *arguments;
-    if (root.is_array()) {
-      Json object = Json::object();
-      for (std::size_t k = 0; k < root.size(); ++k) object[std::to_string(k)] = root[k];
-      root = std::move(object);
-    }
+    if (root.is_array()) root = detail::NumericKeyObject(root);
     const Json* args = detail::Member(fc, "args");
     const Json sent = args != nullptr ? *args : Json::object();
     const std::string args_at = pointer + "/args";

@@ -43,11 +43,7 @@ bool IsObject(const model::Result& r) {
 }
 bool IsScalar(const model::Result& r) { return !IsList(r) && !IsObject(r); }
 
-Json NumericKeyObject(const Json& list) {
-  Json object = Json::object();
-  for (std::size_t i = 0; i < list.size(); ++i) object[std::to_string(i)] = list[i];
-  return object;
-}
+using detail::NumericKeyObject;
 
 // ADR-224.3/4/5: the ADRs' own encodings. An object result is the root itself; a list result
 // sits at keys "0".."n-1" (member order is free: object member order carries no meaning); a

@@ -58,6 +58,12 @@ std::optional<Json> DecodeToolContent(std::string_view text) {
   return std::move(decoded.value);
 }
 
+Json NumericKeyObject(const Json& list) {
+  Json object = Json::object();
+  for (std::size_t i = 0; i < list.size(); ++i) object[std::to_string(i)] = list[i];
+  return object;
+}
+
 const Json* Member(const Json& object, const char* key) {
   if (!object.is_object()) return nullptr;
   const auto it = object.find(key);

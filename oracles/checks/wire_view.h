@@ -76,6 +76,9 @@ std::vector<std::size_t> ModelContentPositions(const Json& contents);
 std::optional<std::size_t> ResolveSelector(const model::CallSelector& selector,
                                            const Json& scripted_parts);
 
+/// A list as the object ADR-224.4 makes of it: its elements at keys "0", "1", ... in order.
+Json NumericKeyObject(const Json& list);
+
 /// A member of an object, or nullptr.
 const Json* Member(const Json& object, const char* key);
 
