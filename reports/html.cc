@@ -4,6 +4,7 @@
 
 #include "reports/clause_stats.h"
 #include "reports/index.h"
+#include "reports/mutation_section.h"
 #include "reports/text.h"
 
 namespace gemini_oracle::reports {
@@ -120,6 +121,8 @@ void WriteHtml(const nlohmann::json& index, std::ostream& out) {
     out << "</section>\n";
   }
   if (!any) out << "<p>None.</p>\n";
+
+  if (parts.mutation.is_object()) WriteMutationHtml(parts.mutation, out);
 
   out << "<h2>Clauses</h2>\n<table>\n<tr><th>clause</th><th>level</th><th>cases</th>"
       << "<th>passed</th><th>gating</th><th>other</th><th>findings</th><th>not judged</th></tr>\n";

@@ -60,6 +60,9 @@ IndexParts ReadIndex(const nlohmann::json& index) {
     if (const auto it = index.find("results"); it != index.end() && it->is_array()) {
       parts.results = *it;
     }
+    if (const auto it = index.find("mutation"); it != index.end() && it->is_object()) {
+      parts.mutation = *it;
+    }
   }
   parts.summary = SummarizeResults(parts.results);
   return parts;

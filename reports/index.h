@@ -39,6 +39,8 @@ struct IndexParts {
   nlohmann::json results = nlohmann::json::array();
   nlohmann::json summary;
   nlohmann::json clause_levels = nlohmann::json::object();
+  /// The mutation run's section (`gemini-oracle mutants`); null for a plain run.
+  nlohmann::json mutation;
 };
 IndexParts ReadIndex(const nlohmann::json& index);
 

@@ -4,6 +4,7 @@
 
 #include "reports/clause_stats.h"
 #include "reports/index.h"
+#include "reports/mutation_section.h"
 #include "reports/text.h"
 
 namespace gemini_oracle::reports {
@@ -123,6 +124,8 @@ void WriteMarkdown(const nlohmann::json& index, std::ostream& out) {
     }
     out << "\n";
   }
+
+  if (parts.mutation.is_object()) WriteMutationMarkdown(parts.mutation, out);
 
   out << "## Clauses\n\n";
   out << "| clause | level | cases | passed | gating | other | findings | not judged |\n";

@@ -46,14 +46,16 @@ const std::vector<std::string>& ReportFileNames() {
   return names;
 }
 
-void PrepareReportDir(const fs::path& dir) {
+void PrepareReportDir(const fs::path& dir, bool mutation) {
   std::error_code error;
   fs::create_directories(dir, error);
   if (error || !fs::is_directory(dir, error)) {
     throw std::runtime_error(dir.generic_string() + ": cannot create the report folder");
   }
   // Yesterday's verdict must never outlive a run that stops before writing today's.
-  for (const auto& name : ReportFileNames()) {
+  std::vector<std::string> names = ReportFileNames();
+  if (mutation) names.push_back(kMutantsReportName);
+  for (const auto& name : names) {
     fs::remove(dir / name, error);
     if (error) {
       throw std::runtime_error((dir / name).generic_string() +
@@ -64,7 +66,7 @@ void PrepareReportDir(const fs::path& dir) {
   fs::remove(dir / ".write-probe", error);
 }
 
-void WriteAll(const nlohmann::json& index, const fs::path& dir) {
+void WriteAll(const nlohmann::json& index, const fs::path& dir, const nlohmann::json* mutants) {
   std::error_code error;
   fs::create_directories(dir, error);
   if (error) throw std::runtime_error(dir.generic_string() + ": " + error.message());
@@ -72,6 +74,9 @@ void WriteAll(const nlohmann::json& index, const fs::path& dir) {
   WriteFile(dir / "junit.xml", [&](std::ostream& out) { WriteJunit(index, out); });
   WriteFile(dir / "summary.md", [&](std::ostream& out) { WriteMarkdown(index, out); });
   WriteFile(dir / "summary.html", [&](std::ostream& out) { WriteHtml(index, out); });
+  if (mutants != nullptr) {
+    WriteFile(dir / kMutantsReportName, [&](std::ostream& out) { WriteIndexTo(*mutants, out); });
+  }
   WriteFile(dir / "index.json", [&](std::ostream& out) { WriteIndexTo(index, out); });
 }
 

@@ -1,16 +1,21 @@
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <set>
 
 #include "apps/gemini-oracle/commands.h"
+#include "mutants/catalogue.h"
+#include "mutants/proofs.h"
 #include "oracles/checks/judge.h"
 #include "oracles/runner/case_loader.h"
 
 namespace gemini_oracle::cli {
 
-// Traceability: every clause, the cases citing it and the judges checking it. A must-clause
-// without a case fails, unless the registry marks it pending with the reason.
+// Traceability: every clause, the cases citing it, the judges checking it and the killed
+// faults proving those judges. A must-clause without a case fails, unless the registry marks
+// it pending with the reason; so does one that a current, whole mutation report leaves
+// unproven.
 int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err) {
   std::optional<runner::CaseLoader> loader;
   runner::CorpusCheck corpus;
@@ -25,12 +30,23 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
   for (const auto& c : corpus.cases) {
     for (const auto& id : c.clauses) cases_of[id].push_back(c.id);
   }
+  const auto catalogue_file = mutants::CataloguePath(args.source_root);
+  const auto catalogue =
+      mutants::LoadCatalogue(catalogue_file, DisplayPath(catalogue_file), loader->registry());
+  for (const auto& d : catalogue.diagnostics) err << runner::FormatDiagnostic(d) << "\n";
+  std::map<std::string, std::vector<std::string>> faults_of;
+  for (const auto& fault : catalogue.catalogue.faults) {
+    if (fault.canary) continue;
+    for (const auto& id : fault.clauses) faults_of[id].push_back(fault.id);
+  }
+  const mutants::ClauseProofs proofs =
+      mutants::ReadClauseProofs(args.mutants_report, args.source_root);
   std::map<std::string, std::set<std::string>> judges_of;
   for (const auto& judge : checks::Judges()) {
     for (const auto& id : judge.clauses) judges_of[std::string(id)].insert(std::string(judge.name));
   }
 
-  int status = corpus.ok() ? 0 : kExitBadInput;
+  int status = corpus.ok() && catalogue.ok() ? 0 : kExitBadInput;
   if (!corpus.ok()) {
     // The table below counts only the cases that loaded; say why the exit status is 4.
     for (auto d : corpus.diagnostics) {
@@ -40,7 +56,7 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
     err << "gemini-oracle clauses: " << corpus.diagnostics.size()
         << " problem(s) in the fixtures (listed above); their cases are not counted below\n";
   }
-  std::size_t uncovered = 0;
+  std::size_t uncovered = 0, unproven = 0;
   nlohmann::json table = nlohmann::json::array();
   for (const auto& clause : loader->registry().clauses()) {
     const auto& cases = cases_of[clause.id];
@@ -59,6 +75,22 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
     row["profiles"] = clause.profiles.empty() ? std::vector<std::string>{"adr", "gemini"}
                                               : clause.profiles;
     row["not_judged_when"] = clause.not_judged_when;
+    // Faults: those the catalogue says prove the clause, and those a current mutation report
+    // shows killed by findings of it (`sole`: by no other clause's findings).
+    row["catalogued_faults"] = faults_of[clause.id];
+    const auto& proving = proofs.proving.count(clause.id) ? proofs.proving.at(clause.id)
+                                                          : std::set<std::string>{};
+    const auto& sole = proofs.sole.count(clause.id) ? proofs.sole.at(clause.id)
+                                                    : std::set<std::string>{};
+    row["proving_faults"] = std::vector<std::string>(proving.begin(), proving.end());
+    row["sole_faults"] = std::vector<std::string>(sole.begin(), sole.end());
+    const bool report_counts = proofs.unusable.empty();
+    row["proof"] = !report_counts     ? "unknown"
+                   : !proving.empty() ? "proven"
+                   : !must            ? "none"
+                   : pending          ? "pending"
+                                      : "unproven";
+    if (row["proof"] == "unproven") ++unproven;
     // Only a must-clause without a case fails; open and beyond ones are shown as such.
     row["status"] = !cases.empty() ? "covered"
                     : missing      ? "uncovered"
@@ -69,7 +101,8 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
   if (args.json) {
     out << table.dump(2) << "\n";
   } else {
-    out << "| clause | level | cases | oracles | profiles | status |\n|---|---|---|---|---|---|\n";
+    out << "| clause | level | cases | oracles | faults | profiles | status |\n"
+           "|---|---|---|---|---|---|---|\n";
     for (const auto& row : table) {
       std::string oracles;
       for (const auto& o : row["oracles"])
@@ -85,9 +118,22 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
       std::string profiles;
       for (const auto& p : row["profiles"])
         profiles += (profiles.empty() ? "" : ", ") + p.get<std::string>();
+      // Proving faults when a current report says so (* marks a fault only this clause's
+      // findings killed); otherwise the catalogued ones, unconfirmed.
+      std::string faults;
+      const bool confirmed = row["proof"] != "unknown";
+      for (const auto& f : confirmed ? row["proving_faults"] : row["catalogued_faults"]) {
+        const std::string id = f.get<std::string>();
+        const bool only = std::find(row["sole_faults"].begin(), row["sole_faults"].end(), f) !=
+                          row["sole_faults"].end();
+        faults += (faults.empty() ? "" : ", ") + id + (only ? "*" : "");
+      }
+      if (!confirmed && !faults.empty()) faults += " (not run)";
+      if (row["proof"] == "unproven") status_text += "; UNPROVEN: no killed fault proves its oracles";
       out << "| " << row["id"].get<std::string>() << " | " << row["level"].get<std::string>()
           << " | " << row["cases"].size() << " | " << (oracles.empty() ? "-" : oracles) << " | "
-          << profiles << " | " << status_text << " |\n";
+          << (faults.empty() ? "-" : faults) << " | " << profiles << " | " << status_text
+          << " |\n";
     }
   }
   std::size_t covered = 0;
@@ -103,7 +149,21 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
   err << "gemini-oracle clauses: " << covered << " of " << table.size()
       << " clauses have cases; pending must-clauses:" << (pending.empty() ? " none" : pending)
       << "\n";
-  if (uncovered > 0) status |= kExitConformance;
+  if (proofs.unusable.empty()) {
+    err << "gemini-oracle clauses: mutation proofs from " << DisplayPath(args.mutants_report)
+        << ": " << unproven << " must-clause(s) unproven ('*': only this clause's findings "
+           "killed the fault)\n";
+    for (const auto& row : table) {
+      if (row["proof"] == "unproven") {
+        err << "gemini-oracle clauses: must-clause " << row["id"].get<std::string>()
+            << " is proven by no killed fault\n";
+      }
+    }
+  } else {
+    err << "gemini-oracle clauses: faults not confirmed: " << DisplayPath(args.mutants_report)
+        << ": " << proofs.unusable << "\n";
+  }
+  if (uncovered > 0 || unproven > 0) status |= kExitConformance;
   return status;
 }
 

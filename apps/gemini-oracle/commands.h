@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -37,6 +38,8 @@ struct RunArgs {
   std::chrono::milliseconds case_timeout{60000};  // 0: no limit
   bool keep_requests = false;                     // request bodies of every case in the reports
   bool progress = false;                          // one-line display (on a terminal)
+  /// The fault to run under (mutants builds only; empty: GEMINI_ORACLE_FAULT, else none).
+  std::string fault;
 };
 int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err);
 
@@ -51,7 +54,29 @@ struct ClausesArgs {
   std::filesystem::path source_root;
   std::filesystem::path fixtures;
   bool json = false;
+  /// The mutation report (mutants.json) whose kills prove the clauses' oracles; when it is
+  /// missing or older than the sources, no clause counts as proven.
+  std::filesystem::path mutants_report = "reports/latest/mutants.json";
 };
 int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err);
+
+struct MutantsArgs {
+  std::filesystem::path source_root;
+  std::filesystem::path fixtures;
+  std::filesystem::path report_dir = "reports/latest";
+  std::filesystem::path catalogue;   // default <source_root>/mutants/catalogue.json
+  std::vector<std::string> filters;  // fault ids, group prefixes ("parser.") or globs
+  unsigned jobs = 1;                 // fault runs at once
+  std::uint64_t seed = 1;
+  std::chrono::milliseconds case_timeout{20000};
+  std::chrono::milliseconds fault_timeout{0};  // one fault run; 0: derived from the baseline
+  /// Turns a fault on in a fault run's process; empty: ref::fault::SetActive. Tests swap in
+  /// a switch that does nothing to prove the canary catches it.
+  std::function<void(const std::string&)> activate;
+};
+/// Exit status: 0 clean; 1 a non-equivalent fault not killed, or a problem (a bug case not
+/// killing its fault, a fault killed off its clauses, an unproven must-clause); 2 the baseline
+/// failed, the canary survived, or a fault run crashed or hung; 4 bad usage or input.
+int MutantsCommand(const MutantsArgs& args, std::ostream& out, std::ostream& err);
 
 }  // namespace gemini_oracle::cli

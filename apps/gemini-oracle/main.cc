@@ -3,10 +3,12 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <string>
+#include <thread>
 
 #include "apps/gemini-oracle/commands.h"
 
@@ -90,6 +92,9 @@ int main(int argc, char** argv) {
   run_cmd->add_flag("--keep-requests", run.keep_requests,
                     "Keep the request bodies of every case in the reports (default: failures)");
   auto* seed_opt = run_cmd->add_option("--seed", seed, "Execution-order seed (printed)");
+  run_cmd->add_option("--fault", run.fault,
+                      "Run under one catalogued fault (mutants builds; default: the environment "
+                      "variable GEMINI_ORACLE_FAULT, else none)");
 
   cli::CheckArgs check;
   std::string check_fixtures;
@@ -104,6 +109,46 @@ int main(int argc, char** argv) {
   auto* clauses_cmd = app.add_subcommand("clauses", "Traceability: clause -> cases -> oracles");
   clauses_cmd->add_option("--fixtures", clauses_fixtures, "Fixture folder");
   clauses_cmd->add_flag("--json", clauses.json, "Print the table as JSON");
+  std::string clauses_mutants = clauses.mutants_report.string();
+  clauses_cmd
+      ->add_option("--mutants", clauses_mutants,
+                   "Mutation report whose kills prove the clauses' oracles (gemini-oracle mutants)")
+      ->capture_default_str();
+
+  cli::MutantsArgs mutants;
+  std::string mutants_fixtures, mutants_catalogue;
+  std::string mutants_report_dir = "reports/latest";
+  unsigned mutants_timeout_s = 20;
+  auto* mutants_cmd = app.add_subcommand(
+      "mutants", "Mutation run: baseline, canary, then the corpus under every catalogued fault");
+  mutants_cmd->add_option("--filter", mutants.filters,
+                          "Fault id, group prefix ending in '.' (parser.) or glob; repeatable");
+  mutants.jobs = std::max(1u, std::thread::hardware_concurrency());
+  mutants_cmd->add_option("--jobs,-j", mutants.jobs, "Fault runs at once (processes)")
+      ->check(CLI::Range(1u, 256u))
+      ->capture_default_str();
+  mutants_cmd->add_option("--fixtures", mutants_fixtures,
+                          "Fixture folder (default: <source-root>/fixtures)");
+  mutants_cmd->add_option("--catalogue", mutants_catalogue,
+                          "Fault catalogue (default: <source-root>/mutants/catalogue.json)");
+  mutants_cmd->add_option("--report-dir", mutants_report_dir,
+                          "Where mutants.json, index.json, summary.md... go")
+      ->capture_default_str();
+  mutants_cmd->add_option("--seed", mutants.seed, "Execution-order seed of every run (printed)")
+      ->capture_default_str();
+  mutants_cmd
+      ->add_option("--case-timeout", mutants_timeout_s,
+                   "Seconds one case may take under a fault before it is a timeout (not a kill)")
+      ->check(Seconds, "SECONDS")
+      ->capture_default_str();
+
+  unsigned fault_timeout_s = 0;
+  mutants_cmd
+      ->add_option("--fault-timeout", fault_timeout_s,
+                   "Seconds one fault run may take before it is stopped as a Timeout (0: 30 s "
+                   "plus ten baseline runs)")
+      ->check(Seconds, "SECONDS")
+      ->capture_default_str();
 
   try {
     app.parse(argc, argv);
@@ -131,7 +176,17 @@ int main(int argc, char** argv) {
     for (const auto& p : check_paths) check.paths.emplace_back(p);
     return Guarded("check", [&] { return cli::CheckCommand(check, std::cout, std::cerr); });
   }
+  if (*mutants_cmd) {
+    mutants.source_root = root;
+    mutants.fixtures = fixtures_or(mutants_fixtures);
+    mutants.report_dir = mutants_report_dir;
+    if (!mutants_catalogue.empty()) mutants.catalogue = mutants_catalogue;
+    mutants.case_timeout = std::chrono::seconds(mutants_timeout_s);
+    mutants.fault_timeout = std::chrono::seconds(fault_timeout_s);
+    return Guarded("mutants", [&] { return cli::MutantsCommand(mutants, std::cout, std::cerr); });
+  }
   clauses.source_root = root;
   clauses.fixtures = fixtures_or(clauses_fixtures);
+  clauses.mutants_report = clauses_mutants;
   return Guarded("clauses", [&] { return cli::ClausesCommand(clauses, std::cout, std::cerr); });
 }

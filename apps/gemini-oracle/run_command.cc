@@ -11,6 +11,7 @@
 #include "oracles/runner/reference_driver.h"
 #include "oracles/runner/suite_runner.h"
 #include "reports/index.h"
+#include "reference_impl/fault.h"
 #include "reports/write_all.h"
 
 namespace gemini_oracle::cli {
@@ -63,6 +64,16 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     err << "gemini-oracle run: --shard takes i/n with 1 <= i <= n, got '" << args.shard << "'\n";
     return kExitBadInput;
   }
+  // A fault this build lacks is refused: the run would silently be a baseline run.
+  try {
+    ref::fault::SetActiveFromEnvironment();
+    if (!args.fault.empty()) ref::fault::SetActive(args.fault);
+  } catch (const ref::fault::UnknownFault& e) {
+    err << "gemini-oracle run: " << (args.fault.empty() ? "GEMINI_ORACLE_FAULT: " : "--fault: ")
+        << e.what() << "\n";
+    return kExitBadInput;
+  }
+  const std::string fault = ref::fault::ActiveId();
   // Before anything runs: a run that cannot write its verdict must not start, and the
   // previous run's reports must not survive a run that dies.
   try {
@@ -97,6 +108,10 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   const std::uint64_t seed = args.seed.value_or(ClockSeed());
   out << "gemini-oracle run: " << selected.size() << " cases, seed " << seed << ", jobs "
       << args.jobs << ", shard " << shard->index << "/" << shard->count << "\n";
+  if (!fault.empty()) {
+    out << "gemini-oracle run: fault " << fault
+        << " is active: these verdicts judge a deliberately broken implementation\n";
+  }
   if (matching == 0 && !corpus.cases.empty()) {
     err << "gemini-oracle run: --filter '" << args.filter << "' selects none of the "
         << corpus.cases.size()
@@ -175,7 +190,8 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   context["suite_version"] = ReadVersion(args.fixtures);
   context["seed"] = seed;
   context["started_at"] = started_at;
-  context["implementation"] = "reference";
+  context["implementation"] = fault.empty() ? "reference" : "reference with fault " + fault;
+  if (!fault.empty()) context["fault"] = fault;
   context["strict"] = args.strict;
   context["profile"] = std::string(checks::ToString(options.profile));
   context["filter"] = args.filter;

@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "apps/gemini-oracle/commands.h"
+#include "mutants/fingerprint.h"
+#include "oracles/runner/clause_registry.h"
 #include "tests/temp_dir.h"
 
 namespace gemini_oracle::cli {
@@ -247,6 +249,7 @@ TEST(ClausesCommand, BadFixturesAreNamed) {
   ClausesArgs args;
   args.source_root = SourceRoot();
   args.fixtures = dir.path();
+  args.mutants_report = dir.path() / "no-mutants.json";
   std::ostringstream out, err;
   EXPECT_EQ(ClausesCommand(args, out, err) & kExitBadInput, kExitBadInput);
   EXPECT_THAT(err.str(), HasSubstr("y_broken.json:1:2"));
@@ -281,6 +284,19 @@ TEST(RunCommand, UsageErrorsAreBadInput) {
   EXPECT_EQ(RunCli(dir, reports.path(), every).status, 0);
 }
 
+// A fault this build has no point for is refused, never run as a silent baseline (in the
+// default build every fault is unknown; in the mutants build a made-up id is).
+TEST(RunCommand, UnknownFaultIsBadInput) {
+  TempDir dir, reports;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  RunArgs args;
+  args.fault = "builder.no_such_fault";
+  const Captured c = RunCli(dir, reports.path(), args);
+  EXPECT_EQ(c.status, kExitBadInput) << c.out << c.err;
+  EXPECT_THAT(c.err, HasSubstr("--fault: "));
+  EXPECT_THAT(c.out, ::testing::Not(HasSubstr("passed")));
+}
+
 // Flags a must-clause without a case and exits nonzero.
 TEST(ClausesCommand, FlagsUncoveredMustClauses) {
   TempDir dir;
@@ -288,6 +304,7 @@ TEST(ClausesCommand, FlagsUncoveredMustClauses) {
   ClausesArgs args;
   args.source_root = SourceRoot();
   args.fixtures = dir.path();
+  args.mutants_report = dir.path() / "no-mutants.json";
   std::ostringstream out, err;
   EXPECT_EQ(ClausesCommand(args, out, err), kExitConformance);
   EXPECT_THAT(err.str(), HasSubstr("must-clause ADR-226.3 has no case"));
@@ -296,11 +313,83 @@ TEST(ClausesCommand, FlagsUncoveredMustClauses) {
 
 // Covers every must-clause of the real corpus (pending ones say why).
 TEST(ClausesCommand, RealCorpusCoversEveryMustClause) {
+  TempDir dir;
   ClausesArgs args;
   args.source_root = SourceRoot();
   args.fixtures = SourceRoot() / "fixtures";
+  args.mutants_report = dir.path() / "no-mutants.json";
   std::ostringstream out, err;
   EXPECT_EQ(ClausesCommand(args, out, err), 0) << err.str();
+  // Without a mutation report the faults shown are the catalogued ones, unconfirmed.
+  EXPECT_THAT(out.str(), HasSubstr("(not run)"));
+  EXPECT_THAT(err.str(), HasSubstr("faults not confirmed"));
+}
+
+// A mutation report (Stryker format) whose killed faults prove every must-clause but one.
+std::string MutationReport(const std::string& fingerprint, const std::string& left_out) {
+  const auto registry = runner::ClauseRegistry::Load(runner::ClausesPath(SourceRoot()));
+  nlohmann::json mutants = nlohmann::json::array();
+  for (const auto& clause : registry.clauses()) {
+    if (clause.level != runner::Level::kMust || clause.id == left_out) continue;
+    mutants.push_back({{"id", "builder.proves_" + clause.id},
+                       {"status", "Killed"},
+                       {"provenClauses", {clause.id}},
+                       {"killingClauses", {clause.id}},
+                       {"findingClauses", {clause.id}}});
+  }
+  mutants.push_back({{"id", "builder.survivor"},
+                     {"status", "Survived"},
+                     {"provenClauses", {left_out}},
+                     {"killingClauses", nlohmann::json::array()}});
+  nlohmann::json report = {
+      {"schemaVersion", "2"},
+      {"files", {{"reference_impl/request_builder.cc", {{"mutants", mutants}}}}},
+      {"config", {{"fingerprint", fingerprint}, {"whole_catalogue", true}, {"stop_reason", ""}}}};
+  return report.dump();
+}
+
+// Shows the faults that prove each clause and fails on a must-clause no killed fault proves.
+TEST(ClausesCommand, MutationReportProvesClauses) {
+  TempDir dir;
+  ClausesArgs args;
+  args.source_root = SourceRoot();
+  args.fixtures = SourceRoot() / "fixtures";
+  args.mutants_report =
+      dir.Write("mutants.json", MutationReport(mutants::SourceFingerprint(SourceRoot()), "ADR-226.3"));
+  std::ostringstream out, err;
+  EXPECT_EQ(ClausesCommand(args, out, err), kExitConformance) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("builder.proves_ADR-224.1*"));
+  EXPECT_THAT(out.str(), HasSubstr("UNPROVEN"));
+  EXPECT_THAT(err.str(), HasSubstr("must-clause ADR-226.3 is proven by no killed fault"));
+  // A survivor proves nothing, and a pending clause is named as such, not as unproven.
+  EXPECT_THAT(out.str(), ::testing::Not(HasSubstr("builder.survivor")));
+  EXPECT_THAT(err.str(), ::testing::Not(HasSubstr("ADR-226.18 is proven by no")));
+
+  std::ostringstream json_out, json_err;
+  args.json = true;
+  ClausesCommand(args, json_out, json_err);
+  const auto table = nlohmann::json::parse(json_out.str());
+  for (const auto& row : table) {
+    if (row["id"] == "ADR-226.3") {
+      EXPECT_EQ(row["proof"], "unproven");
+    }
+    if (row["id"] == "ADR-224.1") {
+      EXPECT_EQ(row["proof"], "proven");
+    }
+  }
+}
+
+// A report made from other sources proves nothing: it is named stale, and gates nothing.
+TEST(ClausesCommand, StaleMutationReportIsNotUsed) {
+  TempDir dir;
+  ClausesArgs args;
+  args.source_root = SourceRoot();
+  args.fixtures = SourceRoot() / "fixtures";
+  args.mutants_report = dir.Write("mutants.json", MutationReport("0000000000000000", "ADR-226.3"));
+  std::ostringstream out, err;
+  EXPECT_EQ(ClausesCommand(args, out, err), 0) << err.str();
+  EXPECT_THAT(err.str(), HasSubstr("stale"));
+  EXPECT_THAT(out.str(), ::testing::Not(HasSubstr("UNPROVEN")));
 }
 
 // Gives a case whose answer never comes in time the timeout verdict, cancels it promptly

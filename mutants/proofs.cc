@@ -1,0 +1,58 @@
+#include "mutants/proofs.h"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "mutants/fingerprint.h"
+
+namespace gemini_oracle::mutants {
+
+ClauseProofs ReadClauseProofs(const std::filesystem::path& report,
+                              const std::filesystem::path& source_root) {
+  ClauseProofs proofs;
+  std::ifstream in(report, std::ios::binary);
+  if (!in) {
+    proofs.unusable = "no mutation report (run gemini-oracle mutants in the mutants build)";
+    return proofs;
+  }
+  nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+  if (doc.is_discarded() || !doc.is_object() || !doc.contains("files") ||
+      !doc["files"].is_object()) {
+    proofs.unusable = "the mutation report is not a Stryker mutation report";
+    return proofs;
+  }
+  const nlohmann::json config = doc.value("config", nlohmann::json::object());
+  if (config.value("fingerprint", std::string()) != SourceFingerprint(source_root)) {
+    proofs.unusable =
+        "the mutation report is stale: the sources (reference_impl/, oracles/, fixtures/, the "
+        "catalogue) changed since it was made; run gemini-oracle mutants again";
+    return proofs;
+  }
+  if (!config.value("whole_catalogue", false)) {
+    proofs.unusable = "the mutation report covers a filtered part of the catalogue";
+    return proofs;
+  }
+  if (!config.value("stop_reason", std::string()).empty()) {
+    proofs.unusable = "the mutation run stopped before the faults ran";
+    return proofs;
+  }
+  for (const auto& [file, entry] : doc["files"].items()) {
+    for (const auto& mutant : entry.value("mutants", nlohmann::json::array())) {
+      if (mutant.value("status", "") != "Killed" || mutant.value("canary", false)) continue;
+      const std::string id = mutant.value("id", "");
+      for (const auto& clause : mutant.value("provenClauses", nlohmann::json::array())) {
+        if (clause.is_string()) proofs.proving[clause.get<std::string>()].insert(id);
+      }
+      const auto cited = mutant.value("findingClauses", nlohmann::json::array());
+      const auto proven = mutant.value("provenClauses", nlohmann::json::array());
+      if (cited.size() == 1 && cited[0].is_string() &&
+          std::find(proven.begin(), proven.end(), cited[0]) != proven.end()) {
+        proofs.sole[cited[0].get<std::string>()].insert(id);
+      }
+    }
+  }
+  return proofs;
+}
+
+}  // namespace gemini_oracle::mutants
