@@ -1,8 +1,10 @@
 #include "reference_impl/correlation.h"
 
+#include <algorithm>
 #include <set>
 #include <unordered_map>
 
+#include "reference_impl/fault.h"
 #include "reference_impl/json_equality.h"
 #include "reference_impl/provider_error.h"
 
@@ -64,10 +66,12 @@ std::vector<NativeCall> ReadNativeCalls(const Json& parts, std::size_t turn) {
       native.args = *args;
     }
     if (const auto id = fc->find("id"); id != fc->end()) {
-      if (!id->is_string() || id->get_ref<const std::string&>().empty()) {
+      if (!id->is_string() || (id->get_ref<const std::string&>().empty() &&
+                               !GEMINI_FAULT("correlation.replay_empty_native_id_accepted"))) {
         RefuseNative("replay.native_id_malformed", turn, p, "id");
       }
-      if (!seen.insert(id->get<std::string>()).second) {
+      if (!seen.insert(id->get<std::string>()).second &&
+          !GEMINI_FAULT("correlation.replay_duplicate_native_id_accepted")) {
         RefuseNative("replay.native_id_duplicate", turn, p, "id");
       }
       native.id = id->get<std::string>();
@@ -110,7 +114,10 @@ std::vector<Binding> ReadBindings(const Json& field, std::size_t turn) {
 // so taking them in order infers no ID. Native-only turns have no generic calls (226.14).
 void LinkIdLess(const Message& message, std::size_t turn, const std::vector<NativeCall>& natives,
                 TurnCorrelation& out) {
-  if (message.tool_calls.empty()) return;
+  if (message.tool_calls.empty() &&
+      !GEMINI_FAULT("correlation.idless_native_only_turn_needs_calls")) {
+    return;
+  }
   std::vector<bool> used(natives.size(), false);
   for (std::size_t c = 0; c < message.tool_calls.size(); ++c) {
     const ToolCall& call = message.tool_calls[c];
@@ -123,6 +130,12 @@ void LinkIdLess(const Message& message, std::size_t turn, const std::vector<Nati
       }
     }
     if (!linked) Refuse("replay.calls_mismatch", turn, c, "tool_calls");
+    if (GEMINI_FAULT("correlation.identical_idless_calls_refused") &&
+        std::any_of(natives.begin(), natives.end(), [&](const NativeCall& other) {
+          return !used[&other - natives.data()] && SameCall(call, other);
+        })) {
+      Refuse("legacy.ambiguous", turn, c, "tool_calls");  // another native call fits too
+    }
   }
   for (const auto& native : natives) {
     if (!used[&native - natives.data()]) {
@@ -159,8 +172,9 @@ void LinkByBindings(const Message& message, std::size_t turn, const std::vector<
   std::set<std::string> bound_calls;
   std::set<std::string> bound_natives;
   for (std::size_t b = 0; b < bindings.size(); ++b) {
-    if (!bound_calls.insert(bindings[b].tool_call_id).second ||
-        !bound_natives.insert(bindings[b].native_id).second) {
+    if ((!bound_calls.insert(bindings[b].tool_call_id).second ||
+         !bound_natives.insert(bindings[b].native_id).second) &&
+        !GEMINI_FAULT("correlation.repeated_bindings_accepted")) {
       Refuse("binding.not_one_to_one", turn, b, "tool_call_bindings");
     }
   }
@@ -183,10 +197,13 @@ void LinkByBindings(const Message& message, std::size_t turn, const std::vector<
         out.links[call.id] = CallLink{natives[n].part, std::nullopt};
       }
     }
-    if (!linked) Refuse("binding.incomplete", turn, c, "tool_calls");
+    if (!linked && !GEMINI_FAULT("correlation.unbound_generic_call_allowed")) {
+      Refuse("binding.incomplete", turn, c, "tool_calls");
+    }
   }
   for (std::size_t n = 0; n < natives.size(); ++n) {
-    if (!natives[n].id && !used[n]) {
+    if (!natives[n].id && !used[n] &&
+        !GEMINI_FAULT("correlation.bound_turn_idless_native_call_uncovered")) {
       RefuseNative("replay.calls_mismatch", turn, natives[n].part, "native_parts");
     }
   }
@@ -194,16 +211,23 @@ void LinkByBindings(const Message& message, std::size_t turn, const std::vector<
   for (const Binding& binding : bindings) {
     const std::size_t c = call_index.at(binding.tool_call_id);
     const NativeCall& native = natives[native_index.at(binding.native_id)];
-    if (!SameCall(message.tool_calls[c], native)) {
-      Refuse("binding.call_mismatch", turn, c, "tool_calls", native.part);
-    }
+    const bool same = GEMINI_FAULT("correlation.bound_arguments_not_compared")
+                          ? message.tool_calls[c].name == native.name
+                          : SameCall(message.tool_calls[c], native);
+    if (!same) Refuse("binding.call_mismatch", turn, c, "tool_calls", native.part);
     out.links[binding.tool_call_id] = CallLink{native.part, native.id};
+    if (GEMINI_FAULT("correlation.bound_call_linked_by_position") && c < natives.size()) {
+      out.links[binding.tool_call_id] = CallLink{natives[c].part, natives[c].id};
+    }
   }
 }
 
 // ADR-226.11/12: older capsules recover only an unambiguous name/argument association.
 void LinkLegacy(const Message& message, std::size_t turn, const std::vector<NativeCall>& natives,
                 TurnCorrelation& out) {
+  if (GEMINI_FAULT("correlation.legacy_linked_in_order")) {
+    return LinkIdLess(message, turn, natives, out);  // first matching native call, in order
+  }
   // Identical parallel signatures with populated native IDs cannot be told apart.
   for (std::size_t a = 0; a < natives.size(); ++a) {
     for (std::size_t b = a + 1; b < natives.size(); ++b) {
@@ -218,7 +242,10 @@ void LinkLegacy(const Message& message, std::size_t turn, const std::vector<Nati
     const ToolCall& call = message.tool_calls[c];
     std::optional<std::size_t> match;
     for (std::size_t n = 0; n < natives.size(); ++n) {
-      if (!SameCall(call, natives[n]) || taken.count(n)) continue;
+      const bool same = GEMINI_FAULT("correlation.legacy_matched_by_arguments_only")
+                            ? ArgumentsEqual(call.arguments, natives[n].args)
+                            : SameCall(call, natives[n]);
+      if (!same || taken.count(n)) continue;
       if (match) {
         // Two untaken candidates: harmless only when neither has an ID to echo.
         if (natives[*match].id || natives[n].id) Refuse("legacy.ambiguous", turn, c, "tool_calls");
@@ -226,13 +253,23 @@ void LinkLegacy(const Message& message, std::size_t turn, const std::vector<Nati
       }
       match = n;
     }
-    if (!match) Refuse("legacy.unmatched", turn, c, "tool_calls");
+    if (!match && GEMINI_FAULT("correlation.legacy_unmatched_call_linked_by_position") &&
+        c < natives.size() && !taken.count(c)) {
+      match = c;  // the native call at the same position
+    }
+    if (!match) {
+      if (GEMINI_FAULT("errors.legacy_refusal_quotes_arguments")) {
+        Refuse("legacy.unmatched", turn, c, ("tool_calls " + DumpJson(call.arguments)).c_str());
+      }
+      Refuse("legacy.unmatched", turn, c, "tool_calls");
+    }
     taken.insert(*match);
     out.links[call.id] = CallLink{natives[*match].part, natives[*match].id};
   }
   // Coverage as with bindings: a native call with an ID must be answered, so it needs a call.
   for (std::size_t n = 0; n < natives.size(); ++n) {
-    if (natives[n].id && !taken.count(n)) {
+    if (natives[n].id && !taken.count(n) &&
+        !GEMINI_FAULT("correlation.legacy_unanswered_native_id_allowed")) {
       RefuseNative("legacy.unmatched", turn, natives[n].part, "native_parts");
     }
   }
@@ -321,7 +358,11 @@ std::vector<TurnCorrelation> Correlate(const Transcript& transcript) {
     }
 
     // ADR-226.16: only the owned Gemini capsule is read; foreign payloads are ignored.
-    const auto capsule = message.provider_state.find(kGeminiCapsuleKey);
+    auto capsule = message.provider_state.find(kGeminiCapsuleKey);
+    if (capsule == message.provider_state.end() &&
+        GEMINI_FAULT("correlation.foreign_payload_read_as_capsule")) {
+      capsule = message.provider_state.begin();  // whatever provider stored the turn
+    }
     if (capsule == message.provider_state.end()) continue;
     if (!capsule->is_object()) Refuse("capsule.malformed", turn, {}, "provider_state");
     const auto owner = capsule->find("owner");
@@ -331,7 +372,8 @@ std::vector<TurnCorrelation> Correlate(const Transcript& transcript) {
       Refuse("capsule.malformed", turn, {}, "provider_state");
     }
     // ADR-226.7: the capsule belongs to the turn that carries it.
-    if (owner->get_ref<const std::string&>() != message.id) {
+    if (owner->get_ref<const std::string&>() != message.id &&
+        !GEMINI_FAULT("correlation.capsule_owner_not_checked")) {
       Refuse("capsule.owner_mismatch", turn, {}, "owner");
     }
 
@@ -341,13 +383,18 @@ std::vector<TurnCorrelation> Correlate(const Transcript& transcript) {
     bool has_native_ids = false;
     for (const auto& n : natives) has_native_ids = has_native_ids || n.id.has_value();
     // ADR-226.13/14: ID-less and native-only turns add no generic call-list requirement.
-    const bool compatible = !has_native_ids || message.tool_calls.empty();
+    const bool compatible =
+        !has_native_ids ||
+        (message.tool_calls.empty() && !GEMINI_FAULT("correlation.native_only_turn_needs_calls"));
 
     const auto field = capsule->find("tool_call_bindings");
-    if (field != capsule->end()) {
+    if (field != capsule->end() &&
+        !(field->is_null() && GEMINI_FAULT("correlation.null_bindings_treated_as_absent"))) {
       const std::vector<Binding> bindings = ReadBindings(*field, turn);
       if (compatible) {
-        if (!bindings.empty()) Refuse("binding.unexpected", turn, {}, "tool_call_bindings");
+        if (!bindings.empty() && !GEMINI_FAULT("correlation.bindings_on_compatible_turn_ignored")) {
+          Refuse("binding.unexpected", turn, {}, "tool_call_bindings");
+        }
         LinkIdLess(message, turn, natives, out);
       } else {
         LinkByBindings(message, turn, bindings, natives, out);
@@ -362,7 +409,8 @@ std::vector<TurnCorrelation> Correlate(const Transcript& transcript) {
     for (std::size_t c = 0; c < message.tool_calls.size(); ++c) {
       const auto link = out.links.find(message.tool_calls[c].id);
       if (link != out.links.end() && link->second.native_id &&
-          public_id_uses[message.tool_calls[c].id] > 1) {
+          public_id_uses[message.tool_calls[c].id] > 1 &&
+          !GEMINI_FAULT("correlation.public_id_reuse_not_checked")) {
         Refuse("binding.public_id_reused", turn, c, "tool_calls");
       }
     }

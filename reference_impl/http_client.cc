@@ -7,6 +7,7 @@
 #include <string_view>
 #include <utility>
 
+#include "reference_impl/fault.h"
 #include "reference_impl/provider_error.h"
 
 namespace gemini_oracle::ref {
@@ -129,7 +130,11 @@ Json GeminiHttpClient::GenerateContent(const std::string& model, const Json& bod
     throw ProviderError("http.transport", std::move(failure));
   }
   const httplib::Response& res = *result;
-  if (res.status < 200 || res.status > 299) throw ProviderError("http.status", MapFailure(res));
+  const bool json_error_body = GEMINI_FAULT("http.error_status_with_json_body_parsed") &&
+                               Json::accept(res.body);  // only the body is looked at
+  if ((res.status < 200 || res.status > 299) && !json_error_body) {
+    throw ProviderError("http.status", MapFailure(res));
+  }
   const auto not_json = [&res] {
     HttpFailure failure;
     failure.status = res.status;
@@ -141,6 +146,9 @@ Json GeminiHttpClient::GenerateContent(const std::string& model, const Json& bod
   try {
     // Integer literals beyond exact reach stay marked, so the parser can refuse them where
     // they would be used (functionCall.args) instead of using a rounded double.
+    if (GEMINI_FAULT("http.body_parsed_without_exceptions")) {
+      return Json::parse(res.body, nullptr, /*allow_exceptions=*/false);  // discarded, unchecked
+    }
     return ParseJsonMarkingInexactIntegers(res.body);
   } catch (const Json::exception&) {
     throw not_json();

@@ -2,6 +2,7 @@
 
 #include "reference_impl/fault.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -33,6 +34,9 @@ bool IntegersEqual(const Integer& a, const Integer& b) {
 bool IntegerEqualsFloat(const Integer& i, double d) {
   if (GEMINI_FAULT("equality.float_truncated_to_integer")) d = std::trunc(d);  // 2.5 == 2
   if (!std::isfinite(d) || std::trunc(d) != d) return false;
+  if (GEMINI_FAULT("equality.sign_compared_before_zero") && std::signbit(d) != i.negative) {
+    return false;  // -0.0 never equals 0
+  }
   const double magnitude = std::fabs(d);
   // 2^64 exactly; every double below it with an integral value fits a uint64.
   constexpr double kTwoTo64 = 18446744073709551616.0;
@@ -53,7 +57,7 @@ bool NumbersEqual(const Json& a, const Json& b) {
     return a.get<double>() == b.get<double>();  // rounds 2^53+1 onto 2^53
   }
   if (GEMINI_FAULT("equality.numbers_equal_across_kinds_strictly")) {
-    return a_float == b_float && a == b;  // langchain-google: 1.0 never equals 1
+    return a_float == b_float && a == b;  // 1.0 never equals 1
   }
   if (!a_float && !b_float) return IntegersEqual(AsInteger(a), AsInteger(b));
   if (a_float && b_float) return a.get<double>() == b.get<double>();  // -0.0 == 0.0
@@ -65,10 +69,13 @@ bool NumbersEqual(const Json& a, const Json& b) {
 
 bool ArgumentsEqual(const Json& a, const Json& b) {
   if (a.is_number() && b.is_number()) return NumbersEqual(a, b);
+  if (GEMINI_FAULT("equality.numeric_string_equals_number") && a.is_string() && b.is_number()) {
+    return a.get_ref<const std::string&>() == DumpJson(b);  // loose: "1" == 1
+  }
   if (a.type() != b.type()) return false;  // kinds never cross (string vs number, ...)
   switch (a.type()) {
     case Json::value_t::object: {
-      if (a.size() != b.size()) return false;
+      if (a.size() != b.size() && !GEMINI_FAULT("equality.extra_members_ignored")) return false;
       for (auto it = a.begin(); it != a.end(); ++it) {
         const auto other = b.find(it.key());
         if (other == b.end() || !ArgumentsEqual(it.value(), *other)) return false;
@@ -77,6 +84,12 @@ bool ArgumentsEqual(const Json& a, const Json& b) {
     }
     case Json::value_t::array: {
       if (a.size() != b.size()) return false;
+      if (GEMINI_FAULT("equality.arrays_compared_as_sets")) {
+        return std::all_of(a.begin(), a.end(), [&](const Json& x) {
+          return std::any_of(b.begin(), b.end(),
+                             [&](const Json& y) { return ArgumentsEqual(x, y); });
+        });
+      }
       for (std::size_t i = 0; i < a.size(); ++i) {
         if (!ArgumentsEqual(a[i], b[i])) return false;
       }

@@ -1,5 +1,7 @@
 #include "reference_impl/provider_error.h"
 
+#include "reference_impl/fault.h"
+
 namespace gemini_oracle::ref {
 
 const std::vector<ErrorCodeInfo>& ErrorCatalogue() {
@@ -100,6 +102,9 @@ std::string ComposeHttp(const ErrorCodeInfo& info, const HttpFailure& http) {
   if (http.status != 0) text += " (HTTP " + std::to_string(http.status);
   if (!http.google_status.empty()) text += " " + http.google_status;
   if (http.status != 0) text += ")";
+  if (GEMINI_FAULT("errors.http_error_quotes_provider_message") && !http.provider_message.empty()) {
+    text += ": " + http.provider_message;  // Google's own words, which may quote the request
+  }
   return text;
 }
 

@@ -3,6 +3,8 @@
 #include "reference_impl/fault.h"
 
 #include <algorithm>
+#include <cctype>
+#include <string>
 #include <unordered_map>
 
 #include "reference_impl/correlation.h"
@@ -27,6 +29,32 @@ Json TextPart(const std::string& text) {
   return part;
 }
 
+// PHP's JSON_FORCE_OBJECT as applied to a decoded map: every empty list, nested or not, is {}.
+void ForceEmptyListsToObjects(Json& value) {
+  if (value.is_array() && value.empty()) {
+    value = Json::object();
+    return;
+  }
+  if (value.is_structured()) {
+    for (auto& member : value) ForceEmptyListsToObjects(member);
+  }
+}
+
+// snake_case -> lowerCamelCase, as protobuf's JSON mapping spells field names.
+std::string LowerCamelCase(const std::string& name) {
+  std::string out;
+  bool upper = false;
+  for (const char ch : name) {
+    if (ch == '_' && !out.empty()) {
+      upper = true;
+      continue;
+    }
+    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(ch))) : ch;
+    upper = false;
+  }
+  return out;
+}
+
 Json Content(const char* role, Json parts) {
   Json content = Json::object();
   content["role"] = role;
@@ -39,19 +67,37 @@ Json Content(const char* role, Json parts) {
 Json ReplayNativeParts(const Json& native_parts, std::size_t turn) {
   Json parts = native_parts;
   for (std::size_t p = 0; p < parts.size(); ++p) {
+    const bool is_call = parts[p].contains("functionCall");
+    if (is_call && GEMINI_FAULT("builder.thought_signature_dropped")) {
+      parts[p].erase("thoughtSignature");
+    }
+    if (is_call && GEMINI_FAULT("builder.signature_copied_to_parallel_calls") && p > 0 &&
+        !parts[p].contains("thoughtSignature") && parts[p - 1].contains("functionCall") &&
+        parts[p - 1].contains("thoughtSignature")) {
+      parts[p]["thoughtSignature"] = parts[p - 1]["thoughtSignature"];
+    }
     auto fc = parts[p].find("functionCall");
     if (fc == parts[p].end()) continue;
-    if (GEMINI_FAULT("builder.thought_signature_dropped")) parts[p].erase("thoughtSignature");
     auto args = fc->find("args");
     if (args != fc->end() && args->is_object() && args->empty() &&
         GEMINI_FAULT("builder.empty_args_replayed_as_list")) {
       *args = Json::array();  // prism, nextcloud: "Unknown name args"
       continue;
     }
+    if (args != fc->end() && GEMINI_FAULT("builder.nested_empty_lists_forced_to_objects")) {
+      ForceEmptyListsToObjects(*args);  // nextcloud: the JSON_FORCE_OBJECT fix
+    }
     if (args == fc->end() || args->is_object()) continue;
     auto root = ArgumentsRoot(*args);
     if (!root) Refuse("capsule.malformed", turn, p, "args", p);
     *args = std::move(*root);
+  }
+  if (GEMINI_FAULT("builder.thought_parts_dropped_on_replay")) {
+    Json kept = Json::array();
+    for (auto& part : parts) {
+      if (!(part.contains("thought") && part["thought"] == true)) kept.push_back(std::move(part));
+    }
+    parts = std::move(kept);
   }
   return parts;
 }
@@ -59,7 +105,10 @@ Json ReplayNativeParts(const Json& native_parts, std::size_t turn) {
 // ADR-224.10, 226.16: a foreign or generic turn is rebuilt from its generic calls, no IDs.
 Json RebuildGenericTurn(const Message& message, std::size_t turn) {
   Json parts = Json::array();
-  if (!message.content.empty()) parts.push_back(TextPart(message.content));
+  if (!message.content.empty() &&
+      !(GEMINI_FAULT("builder.generic_turn_text_dropped") && !message.tool_calls.empty())) {
+    parts.push_back(TextPart(message.content));
+  }
   for (std::size_t c = 0; c < message.tool_calls.size(); ++c) {
     const ToolCall& call = message.tool_calls[c];
     auto root = ArgumentsRoot(call.arguments);
@@ -67,6 +116,13 @@ Json RebuildGenericTurn(const Message& message, std::size_t turn) {
     Json fc = Json::object();
     fc["name"] = call.name;
     fc["args"] = std::move(*root);
+    if (GEMINI_FAULT("builder.foreign_list_args_sent_as_list") && call.arguments.is_array()) {
+      fc["args"] = call.arguments;  // other adapters' stored [] sent as it is
+    }
+    if (GEMINI_FAULT("builder.foreign_list_args_replaced_by_empty_object") &&
+        call.arguments.is_array()) {
+      fc["args"] = Json::object();  // only maps are taken as arguments
+    }
     Json part = Json::object();
     part["functionCall"] = std::move(fc);
     parts.push_back(std::move(part));
@@ -94,7 +150,12 @@ Json BuildResults(const Message& call_turn, std::size_t call_turn_index,
       correlation.owned && correlation.links.size() == call_turn.tool_calls.size();
   for (std::size_t r = first; r < end; ++r) {
     const Message& result = messages[r];
-    const auto c = call_index.find(result.tool_call_id);
+    auto c = call_index.find(result.tool_call_id);
+    if (c == call_index.end() && GEMINI_FAULT("builder.result_matched_by_native_id")) {
+      for (const auto& [public_id, link] : correlation.links) {  // the id the model knows
+        if (link.native_id == result.tool_call_id) c = call_index.find(public_id);
+      }
+    }
     if (c == call_index.end()) Refuse("transcript.orphan_result", r, {}, "tool_call_id");
     if (answered[c->second]) Refuse("transcript.duplicate_result", r, {}, "tool_call_id");
     answered[c->second] = true;
@@ -106,8 +167,12 @@ Json BuildResults(const Message& call_turn, std::size_t call_turn_index,
   for (std::size_t c = 0; c < answered.size(); ++c) {
     if (!answered[c]) Refuse("transcript.missing_result", call_turn_index, c, "tool_calls");
   }
-  std::stable_sort(answers.begin(), answers.end(),
-                   [](const Answer& a, const Answer& b) { return a.order < b.order; });
+  const auto by_order = [](const Answer& a, const Answer& b) { return a.order < b.order; };
+  if (GEMINI_FAULT("builder.results_sorted_unstably")) {
+    std::sort(answers.begin(), answers.end(), by_order);
+  } else {
+    std::stable_sort(answers.begin(), answers.end(), by_order);
+  }
 
   Json parts = Json::array();
   for (const Answer& answer : answers) {
@@ -141,6 +206,11 @@ Json BuildResults(const Message& call_turn, std::size_t call_turn_index,
 Json ListAsNumericKeyObject(const Json& list) {
   Json object = Json::object();
   for (std::size_t i = 0; i < list.size(); ++i) object[std::to_string(i)] = list[i];
+  if (GEMINI_FAULT("builder.nested_lists_cast_to_objects")) {
+    for (auto& member : object) {
+      if (member.is_array()) member = ListAsNumericKeyObject(member);  // cast indiscriminately
+    }
+  }
   return object;
 }
 
@@ -153,7 +223,7 @@ std::optional<Json> ArgumentsRoot(const Json& arguments) {
 
 Json ResultToResponseObject(const std::string& content, bool is_error) {
   Json wrapped = Json::object();
-  if (is_error) {
+  if (is_error && !GEMINI_FAULT("builder.error_flag_ignored")) {
     wrapped["error"] = content;
     return wrapped;
   }
@@ -171,12 +241,21 @@ Json ResultToResponseObject(const std::string& content, bool is_error) {
     wrapped["output"] = content;
     return wrapped;
   }
+  if (decoded->is_object() && GEMINI_FAULT("builder.result_keys_camel_cased")) {
+    Json renamed = Json::object();
+    for (auto it = decoded->begin(); it != decoded->end(); ++it) {
+      renamed[LowerCamelCase(it.key())] = it.value();
+    }
+    return renamed;
+  }
   if (decoded->is_object()) return std::move(*decoded);              // ADR-224.2
   if (decoded->is_array() && GEMINI_FAULT("builder.list_result_sent_as_list")) {
     return std::move(*decoded);  // symfony/ai, adk-js: "cannot start list"
   }
   if (decoded->is_array()) return ListAsNumericKeyObject(*decoded);  // ADR-224.4
   wrapped["output"] = std::move(*decoded);                           // ADR-224.5
+  if (GEMINI_FAULT("builder.scalar_result_sent_as_text")) wrapped["output"] = content;
+  if (GEMINI_FAULT("builder.scalar_result_wrapper_carries_error_flag")) wrapped["is_error"] = false;
   return wrapped;
 }
 
@@ -203,9 +282,14 @@ Json BuildRequest(const Transcript& transcript, const RequestOptions& options) {
         Refuse("transcript.orphan_result", i, {}, "tool_call_id");
       case Role::kAssistant: {
         const TurnCorrelation& turn = correlation[i];
-        Json parts = turn.owned ? ReplayNativeParts(
-                                      message.provider_state[kGeminiCapsuleKey]["native_parts"], i)
-                                : RebuildGenericTurn(message, i);
+        Json parts = turn.owned
+                         ? ReplayNativeParts(
+                               message.provider_state.at(kGeminiCapsuleKey).at("native_parts"), i)
+                         : RebuildGenericTurn(message, i);
+        if (turn.owned && GEMINI_FAULT("builder.args_repair_written_to_stored_capsule")) {
+          // The repaired copy replaces the stored native parts.
+          const_cast<Message&>(message).provider_state[kGeminiCapsuleKey]["native_parts"] = parts;
+        }
         if (parts.empty()) parts.push_back(TextPart(""));
         contents.push_back(Content("model", std::move(parts)));
         std::size_t end = i + 1;
@@ -228,7 +312,11 @@ Json BuildRequest(const Transcript& transcript, const RequestOptions& options) {
 
   Json request = Json::object();
   request["contents"] = std::move(contents);
-  if (!options.tools.empty()) request["tools"] = options.tools;
+  if (GEMINI_FAULT("canary.request_without_contents")) request["contents"] = Json::array();
+  if (!options.tools.empty() &&
+      !(options.tool_mode == "NONE" && GEMINI_FAULT("builder.closing_request_drops_tools"))) {
+    request["tools"] = options.tools;
+  }
   // toolConfig as the caller wrote it (allowedFunctionNames, ...); the exchange's mode on top.
   if (options.tool_config.is_object()) request["toolConfig"] = options.tool_config;
   if (options.tool_mode) {

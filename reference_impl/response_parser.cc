@@ -42,6 +42,17 @@ void RoundInexactIntegers(Json& value) {
   }
 }
 
+// Every number as the double a Struct holds (integers become floats).
+void NumbersToDoubles(Json& value) {
+  if (value.is_number_integer()) {
+    value = value.get<double>();
+    return;
+  }
+  if (value.is_structured()) {
+    for (auto& member : value) NumbersToDoubles(member);
+  }
+}
+
 // Every ID already naming a turn or a call in the conversation, so new ones never collide.
 struct TakenIds {
   std::unordered_set<std::string> turns;
@@ -84,6 +95,7 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
   const auto p = content->find("parts");
   if (p == content->end() || !p->is_array()) Refuse("response.malformed", {}, "parts");
   Json parts = *p;
+  if (GEMINI_FAULT("parser.integer_args_read_as_doubles")) NumbersToDoubles(parts);
   // ADR-226.B2: calls the server answered inside this content (server-side tools).
   const std::vector<bool> answered = CallsAnsweredInContent(parts);
 
@@ -103,6 +115,16 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
 
   Json bindings = Json::array();
   std::set<std::string> native_ids;
+  if (GEMINI_FAULT("parser.native_ids_unique_across_conversation")) {
+    for (const auto& m : conversation.messages) {  // earlier turns' bound native ids
+      const auto capsule = m.provider_state.find(kGeminiCapsuleKey);
+      if (capsule == m.provider_state.end() || !capsule->contains("tool_call_bindings")) continue;
+      for (const auto& b : capsule->at("tool_call_bindings")) {
+        if (b.contains("native_id") && b.at("native_id").is_string())
+          native_ids.insert(b.at("native_id"));
+      }
+    }
+  }
   for (std::size_t p = 0; p < parts.size(); ++p) {
     const Json& part = parts[p];
     if (!part.is_object()) Refuse("response.malformed", p, "parts");
@@ -121,6 +143,7 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
       Refuse("response.function_call_malformed", p, "name");
     }
     Json args = Json::object();
+    if (GEMINI_FAULT("parser.absent_args_become_null")) args = nullptr;  // no args: no map
     if (const auto a = fc->find("args"); a != fc->end()) {
       if (!a->is_object()) Refuse("response.function_call_malformed", p, "args");
       // An integer literal no int64, uint64 or double holds exactly cannot be handed to the
@@ -130,10 +153,11 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
       if (HoldsInexactInteger(*a)) Refuse("response.function_call_malformed", p, "args");
       args = *a;
     }
-    if (answered[p]) {
+    if (answered[p] && !GEMINI_FAULT("parser.server_answered_call_made_pending")) {
       // ADR-226.B2: answered inside this content by the server; kept in the capsule and
       // replayed as received, never a public ToolCall, a binding or something to answer.
-      if (const auto id = fc->find("id"); id != fc->end()) {
+      if (const auto id = fc->find("id");
+          id != fc->end() && !GEMINI_FAULT("parser.server_answered_call_id_unchecked")) {
         if (!id->is_string() || id->get_ref<const std::string&>().empty()) {
           Refuse("native_id.malformed", p, "id");
         }
@@ -162,8 +186,12 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
       }
       if (!native_ids.insert(id->get<std::string>()).second &&
           !GEMINI_FAULT("parser.duplicate_native_id_accepted")) {
+        if (GEMINI_FAULT("errors.refusal_quotes_native_id")) {
+          Refuse("native_id.duplicate", p, ("id " + id->get<std::string>()).c_str());
+        }
         Refuse("native_id.duplicate", p, "id");
       }
+      if (GEMINI_FAULT("parser.native_id_reused_as_public_id")) call.id = id->get<std::string>();
       if (GEMINI_FAULT("parser.native_id_not_bound")) {
         turn.tool_calls.push_back(std::move(call));  // Vercel AI SDK: the native id ignored
         continue;
@@ -181,7 +209,9 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
   Json capsule = Json::object();
   capsule["owner"] = turn.id;
   capsule["native_parts"] = std::move(parts);  // exactly as received (ADR-226.2, 224.8)
-  capsule["tool_call_bindings"] = std::move(bindings);
+  if (!bindings.empty() || !GEMINI_FAULT("parser.empty_bindings_field_omitted")) {
+    capsule["tool_call_bindings"] = std::move(bindings);
+  }
   turn.provider_state[kGeminiCapsuleKey] = std::move(capsule);
   return turn;
 }

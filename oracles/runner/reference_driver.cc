@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "reference_impl/fault.h"
 #include "reference_impl/http_client.h"
 #include "reference_impl/json_equality.h"
 #include "reference_impl/provider_error.h"
@@ -81,6 +82,11 @@ void ApplyActions(const Actions& actions, const std::vector<ParsedCall>& parsed,
     }
     turn.tool_calls = std::move(reordered);
   }
+  // Under driver.results_paired_by_list_position the framework pairs each result with the call
+  // at its selector's position in the reordered generic list instead of the selected call.
+  const std::vector<ref::ToolCall> listed = GEMINI_FAULT("driver.results_paired_by_list_position")
+                                                ? turn.tool_calls
+                                                : std::vector<ref::ToolCall>{};
   for (const Result& result : actions.results) {
     const auto index = Select(result.call, parsed);
     if (!index) {
@@ -100,7 +106,8 @@ void ApplyActions(const Actions& actions, const std::vector<ParsedCall>& parsed,
                                std::to_string(parsed.size()) + " parsed (" +
                                (names.empty() ? "none" : names) + ")");
     }
-    const ParsedCall& call = parsed[*index];
+    ParsedCall call = parsed[*index];
+    if (*index < listed.size()) call = ParsedCall{listed[*index].id, listed[*index].name, {}};
     switch (result.kind) {
       case Result::Kind::kJson:
         transcript.messages.push_back(
