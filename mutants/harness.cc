@@ -151,19 +151,36 @@ void RunChildren(const HarnessOptions& options, std::deque<Job> jobs, unsigned p
     }
     ready.emplace(child.job.slot, std::make_pair(child.job, std::move(child.result)));
   };
+  // A failure to start a run (no file descriptor, no process left) stops the harness, but
+  // never leaves the runs already started behind.
+  const auto stop_all = [&] {
+    for (auto& child : running) {
+      ::kill(child.pid, SIGKILL);
+      while (::waitpid(child.pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+      ::close(child.fd);
+    }
+    running.clear();
+  };
   while (!jobs.empty() || !running.empty()) {
     while (!jobs.empty() && running.size() < std::max(1u, parallel)) {
       int pipe_fds[2];
-      if (::pipe(pipe_fds) != 0) throw std::runtime_error("cannot create a pipe for a fault run");
+      if (::pipe(pipe_fds) != 0) {
+        stop_all();
+        throw std::runtime_error(std::string("cannot create a pipe for a fault run: ") +
+                                 std::strerror(errno));
+      }
       Running child;
       child.job = std::move(jobs.front());
       jobs.pop_front();
       child.started = Clock::now();
       const pid_t pid = ::fork();
       if (pid < 0) {
+        const int error = errno;
         ::close(pipe_fds[0]);
         ::close(pipe_fds[1]);
-        throw std::runtime_error(std::string("cannot start a fault run: ") + std::strerror(errno));
+        stop_all();
+        throw std::runtime_error(std::string("cannot start a fault run: ") + std::strerror(error));
       }
       if (pid == 0) {
         ::close(pipe_fds[0]);
@@ -302,6 +319,14 @@ FaultResult Judge(const Fault& fault, const Finished& run) {
     result.problems.push_back("killed only under clauses it does not cite (" + found +
                               "): its catalogue entry or an oracle is wrong");
   }
+  if (!result.proven_clauses.empty() && result.proven_clauses.size() < fault.clauses.size()) {
+    std::string unproven;
+    for (const auto& c : fault.clauses) {
+      if (!Contains(result.proven_clauses, c)) unproven += (unproven.empty() ? "" : ", ") + c;
+    }
+    result.problems.push_back("cites " + unproven +
+                              ", which its kill does not prove: no killing finding concerns it");
+  }
   if (fault.bug && !Contains(result.killed_by, fault.bug->case_id)) {
     result.problems.push_back("its bug case " + fault.bug->case_id +
                               " does not kill it: that case proves nothing about its bug");
@@ -341,12 +366,13 @@ std::size_t MutationRun::Count(Status status) const {
 }
 
 double MutationRun::Score() const {
-  std::size_t valid = 0;
+  std::size_t valid = 0, killed = 0;
   for (const auto& r : faults) {
-    if (!r.fault.equivalent) ++valid;
+    if (r.fault.equivalent) continue;  // a killed "equivalent" fault is a problem, not a point
+    ++valid;
+    if (r.status == Status::kKilled) ++killed;
   }
-  return valid == 0 ? 100.0 : 100.0 * static_cast<double>(Count(Status::kKilled)) /
-                                  static_cast<double>(valid);
+  return valid == 0 ? 100.0 : 100.0 * static_cast<double>(killed) / static_cast<double>(valid);
 }
 
 bool MutationRun::Clean() const {

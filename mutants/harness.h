@@ -101,7 +101,9 @@ struct MutationRun {
 };
 
 /// Runs the harness. Throws std::invalid_argument when a selected fault (or the canary) has no
-/// point in this build: an unknown fault is an error, never a silent baseline run.
+/// point in this build: an unknown fault is an error, never a silent baseline run; throws
+/// std::runtime_error when a run cannot be started (its started runs stopped first). It forks
+/// a process per run, so call it from a single-threaded process (no thread running beside it).
 MutationRun RunMutants(const HarnessOptions& options);
 
 /// Where each selected fault lives in this build, or the first unknown id.

@@ -44,7 +44,10 @@ nlohmann::json FaultRow(const FaultResult& r) {
 
 nlohmann::json MutationSection(const MutationRun& run, bool whole_catalogue) {
   nlohmann::json section = nlohmann::json::object();
-  section["score"] = std::round(run.Score() * 100.0) / 100.0;
+  // A stopped run measured nothing: no score rather than a vacuous 100%.
+  section["score"] = run.stop == MutationRun::Stop::kNone
+                         ? nlohmann::json(std::round(run.Score() * 100.0) / 100.0)
+                         : nlohmann::json(nullptr);
   nlohmann::json counts = nlohmann::json::object();
   std::size_t equivalent = 0;
   for (const auto& r : run.faults) {
@@ -52,10 +55,16 @@ nlohmann::json MutationSection(const MutationRun& run, bool whole_catalogue) {
   }
   counts["total"] = run.faults.size();
   counts["equivalent"] = equivalent;
-  counts["killed"] = run.Count(Status::kKilled);
-  counts["survived"] = run.Count(Status::kSurvived);
-  counts["runtime_errors"] = run.Count(Status::kRuntimeError);
-  counts["timeouts"] = run.Count(Status::kTimeout);
+  // The counted faults only: an equivalent fault is in `equivalent` whatever became of it.
+  const auto counted = [&run](Status status) {
+    return std::count_if(run.faults.begin(), run.faults.end(), [status](const FaultResult& r) {
+      return !r.fault.equivalent && r.status == status;
+    });
+  };
+  counts["killed"] = counted(Status::kKilled);
+  counts["survived"] = counted(Status::kSurvived);
+  counts["runtime_errors"] = counted(Status::kRuntimeError);
+  counts["timeouts"] = counted(Status::kTimeout);
   section["counts"] = std::move(counts);
   const char* stops[] = {"", "baseline_failed", "canary_survived", "harness"};
   section["stop"] = stops[static_cast<int>(run.stop)];

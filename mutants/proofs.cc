@@ -9,7 +9,9 @@
 namespace gemini_oracle::mutants {
 
 ClauseProofs ReadClauseProofs(const std::filesystem::path& report,
-                              const std::filesystem::path& source_root) {
+                              const std::filesystem::path& source_root,
+                              const std::filesystem::path& fixtures,
+                              const std::filesystem::path& catalogue) {
   ClauseProofs proofs;
   std::ifstream in(report, std::ios::binary);
   if (!in) {
@@ -23,10 +25,11 @@ ClauseProofs ReadClauseProofs(const std::filesystem::path& report,
     return proofs;
   }
   const nlohmann::json config = doc.value("config", nlohmann::json::object());
-  if (config.value("fingerprint", std::string()) != SourceFingerprint(source_root)) {
+  if (config.value("fingerprint", std::string()) !=
+      SourceFingerprint(source_root, fixtures, catalogue)) {
     proofs.unusable =
-        "the mutation report is stale: the sources (reference_impl/, oracles/, fixtures/, the "
-        "catalogue) changed since it was made; run gemini-oracle mutants again";
+        "the mutation report is stale or measured other inputs: reference_impl/, oracles/, the "
+        "fixtures or the catalogue differ from what it ran on; run gemini-oracle mutants again";
     return proofs;
   }
   if (!config.value("whole_catalogue", false)) {

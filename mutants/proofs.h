@@ -19,8 +19,10 @@ struct ClauseProofs {
   std::map<std::string, std::set<std::string>> sole;
 };
 
-/// Reads `report` and compares its fingerprint with the sources under `source_root`.
+/// Reads `report` and compares its fingerprint with the sources, `fixtures` and `catalogue`.
 ClauseProofs ReadClauseProofs(const std::filesystem::path& report,
-                              const std::filesystem::path& source_root);
+                              const std::filesystem::path& source_root,
+                              const std::filesystem::path& fixtures,
+                              const std::filesystem::path& catalogue);
 
 }  // namespace gemini_oracle::mutants

@@ -1,5 +1,6 @@
 #include "reports/mutation_section.h"
 
+#include <cstdio>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -19,6 +20,12 @@ struct Section {
   std::vector<std::string> problems;       // what keeps the run from being clean
 };
 
+std::string Percent(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f%%", value);
+  return text;
+}
+
 std::string Join(const nlohmann::json& list) {
   std::string text;
   if (!list.is_array()) return text;
@@ -32,7 +39,9 @@ Section Read(const nlohmann::json& mutation) {
   Section s;
   const nlohmann::json counts = mutation.value("counts", nlohmann::json::object());
   const auto count = [&](const char* key) { return std::to_string(counts.value(key, 0)); };
-  s.headline = "Mutation score " + Decimal3(NumberField(mutation, "score")) + "%: " +
+  s.headline = !mutation.contains("score") || !mutation["score"].is_number()
+                   ? std::string("No mutation score: the run stopped before the faults ran.")
+                   : "Mutation score " + Percent(NumberField(mutation, "score")) + ": " +
                count("killed") + " killed, " + count("survived") + " survived, " +
                count("runtime_errors") + " runtime errors, " + count("timeouts") +
                " timeouts of " + count("total") + " faults (" + count("equivalent") +

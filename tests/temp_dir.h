@@ -4,11 +4,20 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 
 #include "tests/source_root.h"
 
 namespace gemini_oracle::testing {
+
+/// The whole file as bytes ("" when it cannot be read).
+inline std::string ReadText(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
 
 class TempDir {
  public:

@@ -39,8 +39,8 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
     if (fault.canary) continue;
     for (const auto& id : fault.clauses) faults_of[id].push_back(fault.id);
   }
-  const mutants::ClauseProofs proofs =
-      mutants::ReadClauseProofs(args.mutants_report, args.source_root);
+  const mutants::ClauseProofs proofs = mutants::ReadClauseProofs(
+      args.mutants_report, args.source_root, args.fixtures, catalogue_file);
   std::map<std::string, std::set<std::string>> judges_of;
   for (const auto& judge : checks::Judges()) {
     for (const auto& id : judge.clauses) judges_of[std::string(id)].insert(std::string(judge.name));
@@ -162,6 +162,8 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
   } else {
     err << "gemini-oracle clauses: faults not confirmed: " << DisplayPath(args.mutants_report)
         << ": " << proofs.unusable << "\n";
+    // A report asked for by name that proves nothing is a check that could not run.
+    if (args.mutants_report_given) status |= kExitBadInput;
   }
   if (uncovered > 0 || unproven > 0) status |= kExitConformance;
   return status;

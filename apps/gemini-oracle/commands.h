@@ -57,6 +57,9 @@ struct ClausesArgs {
   /// The mutation report (mutants.json) whose kills prove the clauses' oracles; when it is
   /// missing or older than the sources, no clause counts as proven.
   std::filesystem::path mutants_report = "reports/latest/mutants.json";
+  /// Named with --mutants: then a report that proves nothing (missing, stale, filtered,
+  /// stopped) is an error, not a note.
+  bool mutants_report_given = false;
 };
 int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err);
 

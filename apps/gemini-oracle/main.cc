@@ -110,10 +110,10 @@ int main(int argc, char** argv) {
   clauses_cmd->add_option("--fixtures", clauses_fixtures, "Fixture folder");
   clauses_cmd->add_flag("--json", clauses.json, "Print the table as JSON");
   std::string clauses_mutants = clauses.mutants_report.string();
-  clauses_cmd
-      ->add_option("--mutants", clauses_mutants,
-                   "Mutation report whose kills prove the clauses' oracles (gemini-oracle mutants)")
-      ->capture_default_str();
+  auto* clauses_mutants_opt =
+      clauses_cmd->add_option("--mutants", clauses_mutants,
+                   "Mutation report whose kills prove the clauses' oracles (gemini-oracle mutants)");
+  clauses_mutants_opt->capture_default_str();
 
   cli::MutantsArgs mutants;
   std::string mutants_fixtures, mutants_catalogue;
@@ -188,5 +188,6 @@ int main(int argc, char** argv) {
   clauses.source_root = root;
   clauses.fixtures = fixtures_or(clauses_fixtures);
   clauses.mutants_report = clauses_mutants;
+  clauses.mutants_report_given = clauses_mutants_opt->count() > 0;
   return Guarded("clauses", [&] { return cli::ClausesCommand(clauses, std::cout, std::cerr); });
 }

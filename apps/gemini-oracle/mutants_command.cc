@@ -75,6 +75,11 @@ int MutantsCommand(const MutantsArgs& args, std::ostream& out, std::ostream& err
     err << name << "no case found under " << DisplayPath(args.fixtures) << "\n";
     return kExitBadInput;
   }
+  // A program older than its sources would report kills of code that no longer exists.
+  if (const auto stale = mutants::StaleProgram(args.source_root)) {
+    err << name << *stale << "\n";
+    return kExitBadInput;
+  }
   if (const auto unknown = mutants::FirstUnknownFault(catalogue.catalogue)) {
     err << name << "unknown fault id '" << *unknown << "' in " << DisplayPath(catalogue_file)
         << ": this build has no fault point for it (rebuild the mutants tree)\n";
@@ -89,9 +94,15 @@ int MutantsCommand(const MutantsArgs& args, std::ostream& out, std::ostream& err
   // a glob). A filter naming no fault is an error, never an empty run that passes.
   std::vector<std::string> selected;
   for (const auto& filter : args.filters) {
-    if (!IsPattern(filter) && catalogue.catalogue.Find(filter) == nullptr) {
+    const auto* named = catalogue.catalogue.Find(filter);
+    if (!IsPattern(filter) && named == nullptr) {
       err << name << "--filter: unknown fault id '" << filter << "' (see "
           << DisplayPath(catalogue_file) << ")\n";
+      return kExitBadInput;
+    }
+    if (named != nullptr && named->canary) {
+      err << name << "--filter: " << filter
+          << " is the canary, which every run kills first; filter the faults to run after it\n";
       return kExitBadInput;
     }
   }
@@ -239,7 +250,9 @@ int MutantsCommand(const MutantsArgs& args, std::ostream& out, std::ostream& err
   stryker.config["jobs"] = args.jobs;
   stryker.config["seed"] = args.seed;
   stryker.config["case_timeout_ms"] = args.case_timeout.count();
-  stryker.config["fingerprint"] = mutants::SourceFingerprint(args.source_root);
+  stryker.config["fixtures"] = DisplayPath(args.fixtures);
+  stryker.config["fingerprint"] =
+      mutants::SourceFingerprint(args.source_root, args.fixtures, catalogue_file);
   stryker.config["clean"] = section["clean"];
   stryker.config["stop_reason"] = run.stop_reason;
   const nlohmann::json stryker_report = mutants::StrykerReport(stryker);

@@ -194,10 +194,15 @@ void JudgeAnswer(const CaseRun& run, const detail::ConversationTurn& turn,
   const detail::TurnCall& own = turn.calls[call];
   const std::string what =
       "the functionResponse for call " + std::to_string(call) + " of " + turn.label;
+  // ADR-226.17 "Use the same association on closing ... requests carrying existing state": on a
+  // closing request (tool mode NONE) a broken association is that clause's finding.
+  const bool closing = request >= 1 && request <= run.c.exchanges.size() &&
+                       run.c.exchanges[request - 1].tool_mode == "NONE";
+  const char* echo_clause = closing ? "ADR-226.17" : "ADR-226.3";
   // ADR-226.3: "Echo only that native ID in the matching Gemini result": its own name and id.
   const Json* name = detail::Member(*at.fr, "name");
   if (own.name && (name == nullptr || !SameJson(*name, *own.name))) {
-    findings.push_back(MakeFinding("ADR-226.3", kWireViolation, request, at.pointer + "/name",
+    findings.push_back(MakeFinding(echo_clause, kWireViolation, request, at.pointer + "/name",
                                    what + " names another function than its call", *own.name,
                                    name == nullptr ? Json("absent") : *name));
   }
@@ -205,7 +210,7 @@ void JudgeAnswer(const CaseRun& run, const detail::ConversationTurn& turn,
   if (own.native_id) {
     if (id == nullptr || !SameJson(*id, *own.native_id)) {
       findings.push_back(MakeFinding(
-          "ADR-226.3", kWireViolation, request, id == nullptr ? at.pointer : at.pointer + "/id",
+          echo_clause, kWireViolation, request, id == nullptr ? at.pointer : at.pointer + "/id",
           what + (id == nullptr ? " omits the native id of its call"
                                 : " carries another id than its call's native id"),
           *own.native_id, id == nullptr ? Json("absent") : *id));
@@ -215,7 +220,8 @@ void JudgeAnswer(const CaseRun& run, const detail::ConversationTurn& turn,
     // no native binding". A native `"id": null` may be echoed as null or omitted: ADR-226 does
     // not say whether null is an absent or a malformed id.
     findings.push_back(MakeFinding(
-        turn.foreign ? "ADR-226.16" : "ADR-226.4", kWireViolation, request, at.pointer + "/id",
+        turn.foreign ? "ADR-226.16" : closing ? "ADR-226.17" : "ADR-226.4", kWireViolation,
+        request, at.pointer + "/id",
         what + " carries an id although its call had none", "absent", *id));
   }
 
@@ -250,7 +256,7 @@ void JudgeAnswer(const CaseRun& run, const detail::ConversationTurn& turn,
       // ADR-226.20 for identical parallel calls ("Fresh same-name/same-argument parallel calls
       // can be answered unambiguously"), ADR-226.3 otherwise.
       findings.push_back(MakeFinding(
-          Identical(own, turn.calls[o]) ? "ADR-226.20" : "ADR-226.3", kWireViolation, request,
+          Identical(own, turn.calls[o]) ? "ADR-226.20" : echo_clause, kWireViolation, request,
           at_response,
           what + " carries the result of call " + std::to_string(o) + " instead of its own",
           expected->result.value, *response));

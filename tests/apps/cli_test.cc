@@ -17,6 +17,7 @@ namespace gemini_oracle::cli {
 namespace {
 
 using gemini_oracle::testing::SourceRoot;
+using gemini_oracle::testing::ReadText;
 using gemini_oracle::testing::TempDir;
 using ::testing::HasSubstr;
 
@@ -42,13 +43,6 @@ struct Captured {
   std::string out;
   std::string err;
 };
-
-std::string ReadText(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 Captured Check(const TempDir& dir, std::vector<std::filesystem::path> paths = {}) {
   CheckArgs args;
@@ -355,7 +349,10 @@ TEST(ClausesCommand, MutationReportProvesClauses) {
   args.source_root = SourceRoot();
   args.fixtures = SourceRoot() / "fixtures";
   args.mutants_report =
-      dir.Write("mutants.json", MutationReport(mutants::SourceFingerprint(SourceRoot()), "ADR-226.3"));
+      dir.Write("mutants.json",
+                MutationReport(mutants::SourceFingerprint(SourceRoot(), SourceRoot() / "fixtures",
+                                                          SourceRoot() / "mutants" / "catalogue.json"),
+                               "ADR-226.3"));
   std::ostringstream out, err;
   EXPECT_EQ(ClausesCommand(args, out, err), kExitConformance) << err.str();
   EXPECT_THAT(out.str(), HasSubstr("builder.proves_ADR-224.1*"));
@@ -379,7 +376,8 @@ TEST(ClausesCommand, MutationReportProvesClauses) {
   }
 }
 
-// A report made from other sources proves nothing: it is named stale, and gates nothing.
+// A report made from other sources proves nothing: it is named stale and its proofs are not
+// shown; found at the default place it is a note, named with --mutants it is an error.
 TEST(ClausesCommand, StaleMutationReportIsNotUsed) {
   TempDir dir;
   ClausesArgs args;
@@ -390,6 +388,13 @@ TEST(ClausesCommand, StaleMutationReportIsNotUsed) {
   EXPECT_EQ(ClausesCommand(args, out, err), 0) << err.str();
   EXPECT_THAT(err.str(), HasSubstr("stale"));
   EXPECT_THAT(out.str(), ::testing::Not(HasSubstr("UNPROVEN")));
+  args.mutants_report_given = true;
+  std::ostringstream named_out, named_err;
+  EXPECT_EQ(ClausesCommand(args, named_out, named_err), kExitBadInput) << named_err.str();
+  args.mutants_report = dir.path() / "missing.json";
+  std::ostringstream missing_out, missing_err;
+  EXPECT_EQ(ClausesCommand(args, missing_out, missing_err), kExitBadInput);
+  EXPECT_THAT(missing_err.str(), HasSubstr("no mutation report"));
 }
 
 // Gives a case whose answer never comes in time the timeout verdict, cancels it promptly

@@ -16,18 +16,13 @@
 #include "oracles/runner/clause_registry.h"
 #include "reference_impl/fault.h"
 #include "tests/source_root.h"
+#include "tests/temp_dir.h"
 
 namespace gemini_oracle {
 namespace {
 
 using testing::SourceRoot;
-
-std::string ReadText(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::ReadText;
 
 runner::ClauseRegistry Registry() {
   return runner::ClauseRegistry::Load(runner::ClausesPath(SourceRoot()));
@@ -98,6 +93,14 @@ TEST(FaultCatalogue, IsLargeEnough) {
   }
   EXPECT_GE(counted, 40u);
   ASSERT_NE(catalogue.Canary(), nullptr);
+  std::size_t equivalent = 0;
+  for (const auto& fault : catalogue.faults) {
+    if (fault.equivalent) {
+      ++equivalent;
+      EXPECT_GE(fault.equivalent->size(), 80u) << fault.id << ": an argument, not a word";
+    }
+  }
+  EXPECT_GE(equivalent, 1u);
 }
 
 // Every must-clause that a case can reach today is cited by at least one fault.
@@ -178,7 +181,14 @@ INSTANTIATE_TEST_SUITE_P(
         BrokenCatalogue{"[\n" CANARY ",\n" FAULT(R"(, "equivalent": "")") "\n]", "catalogue.shape", 3},
         BrokenCatalogue{"[\n" CANARY ",\n{\"id\": \"parser.z\",\n\"id\": \"parser.w\"}\n]",
                         "catalogue.json", 4},
-        BrokenCatalogue{"{\"faults\": []}", "catalogue.shape", 1}));
+        BrokenCatalogue{"{\"faults\": []}", "catalogue.shape", 1}),
+    [](const ::testing::TestParamInfo<BrokenCatalogue>& info) {
+      std::string name = info.param.rule;
+      for (auto& ch : name) {
+        if (ch == '.') ch = '_';
+      }
+      return name + "_" + std::to_string(info.index);
+    });
 
 #undef FAULT
 #undef CANARY

@@ -12,8 +12,10 @@
 
 #include "apps/gemini-oracle/commands.h"
 #include "mutants/catalogue.h"
+#include "mutants/fingerprint.h"
 #include "reference_impl/fault.h"
 #include "reference_impl/json.h"
+#include "tests/mutants/stryker_schema.h"
 #include "tests/source_root.h"
 #include "tests/temp_dir.h"
 
@@ -21,14 +23,8 @@ namespace gemini_oracle {
 namespace {
 
 using testing::SourceRoot;
+using testing::ReadText;
 using testing::TempDir;
-
-std::string ReadText(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 struct Outcome {
   int status = 0;
@@ -148,33 +144,55 @@ TEST_F(MutantsCommand, BaselineFailureStopsTheRun) {
 }
 
 // A fault no case can kill, catalogued without an equivalence argument, survives and fails
-// the run (the real catalogue's equivalent fault, stripped of its argument).
+// the run (the real catalogue's equivalent fault, stripped of its argument, in a test-only
+// catalogue); with its argument it is listed apart and the run is clean.
 TEST_F(MutantsCommand, SurvivingFaultFailsTheRun) {
   TempDir dir;
   Json catalogue = Json::array();
   catalogue.push_back(CatalogueEntry([](const Json& e) { return e.value("canary", false); }));
   Json toothless = CatalogueEntry([](const Json& e) { return e.contains("equivalent"); });
   ASSERT_TRUE(toothless.is_object()) << "the catalogue needs an equivalent fault";
+  const std::string id = toothless["id"].get<std::string>();
   toothless.erase("equivalent");
   catalogue.push_back(toothless);
   auto args = Args();
+  args.filters = {id};  // the run-wide checks (bug cases, every must-clause) stay out
   args.catalogue = dir.Write("catalogue.json", catalogue.dump(1));
   const auto outcome = Run(args);
-  EXPECT_TRUE(outcome.status & cli::kExitConformance) << outcome.out << outcome.err;
+  EXPECT_EQ(outcome.status, cli::kExitConformance) << outcome.out << outcome.err;
   EXPECT_NE(outcome.out.find(": Survived: " + toothless["description"].get<std::string>() + " [" +
-                             toothless["id"].get<std::string>() + "]"),
+                             id + "]"),
             std::string::npos)
       << outcome.out;
-  EXPECT_NE(outcome.out.find("mutation score: 0"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("mutation score: 0.0%"), std::string::npos) << outcome.out;
 
-  // With its argument it is listed apart and the run is clean.
-  toothless = CatalogueEntry([](const Json& e) { return e.contains("equivalent"); });
-  catalogue[1] = toothless;
+  catalogue[1] = CatalogueEntry([](const Json& e) { return e.contains("equivalent"); });
   args.catalogue = dir.Write("catalogue.json", catalogue.dump(1));
   const auto equivalent = Run(args);
+  EXPECT_EQ(equivalent.status, 0) << equivalent.out << equivalent.err;
   EXPECT_EQ(equivalent.out.find(": Survived: "), std::string::npos) << equivalent.out;
   EXPECT_NE(equivalent.out.find("equivalent faults (not counted"), std::string::npos)
       << equivalent.out;
+}
+
+// A fault catalogued as equivalent that a case does kill: the argument is wrong, the run fails,
+// and the score never counts it (never above 100%).
+TEST_F(MutantsCommand, KilledEquivalentFaultFailsTheRun) {
+  TempDir dir;
+  Json catalogue = Json::array();
+  catalogue.push_back(CatalogueEntry([](const Json& e) { return e.value("canary", false); }));
+  Json killable =
+      CatalogueEntry([](const Json& e) { return e["id"] == "builder.thought_signature_dropped"; });
+  killable["equivalent"] = "claimed, wrongly";
+  catalogue.push_back(killable);
+  auto args = Args();
+  args.filters = {"builder.thought_signature_dropped"};
+  args.catalogue = dir.Write("catalogue.json", catalogue.dump(1));
+  const auto outcome = Run(args);
+  EXPECT_EQ(outcome.status, cli::kExitConformance) << outcome.out << outcome.err;
+  EXPECT_NE(outcome.out.find("the argument does not hold"), std::string::npos) << outcome.out;
+  EXPECT_NE(outcome.out.find("mutation score: 100.0% (0 killed of 0"), std::string::npos)
+      << outcome.out;
 }
 
 // A fault run that crashes or hangs is recorded as such, is not a kill, and the harness goes
@@ -220,7 +238,20 @@ TEST_F(MutantsCommand, KilledLineNamesWhereWhatAndWhy) {
             std::string::npos);
   EXPECT_NE(ReadText(args.report_dir / "summary.html").find("<h2>Mutation testing</h2>"),
             std::string::npos);
-  EXPECT_TRUE(std::filesystem::exists(args.report_dir / "mutants.json"));
+  // The report the program wrote follows Stryker's schema.
+  const auto stryker = nlohmann::json::parse(ReadText(args.report_dir / "mutants.json"));
+  EXPECT_EQ(testing::StrykerSchemaViolations(stryker), "");
+  EXPECT_EQ(stryker["files"]["reference_impl/request_builder.cc"]["mutants"].size(), 2u);
+}
+
+// A program whose fault points are no longer where its sources say is refused: its kills
+// would be of code that is gone.
+TEST(StaleProgram, PointsMustStillBeInTheSources) {
+  EXPECT_EQ(mutants::StaleProgram(SourceRoot()), std::nullopt);
+  TempDir elsewhere;
+  const auto stale = mutants::StaleProgram(elsewhere.path());
+  ASSERT_TRUE(stale.has_value());
+  EXPECT_NE(stale->find("is no longer at"), std::string::npos) << *stale;
 }
 
 // The same lines at one fault run at a time and at many.

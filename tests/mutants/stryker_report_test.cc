@@ -2,15 +2,8 @@
 // clean run and for one with every status, and carries the clauses each kill proves.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-#include <valijson/adapters/nlohmann_json_adapter.hpp>
-#include <valijson/schema.hpp>
-#include <valijson/schema_parser.hpp>
-#include <valijson/validation_results.hpp>
-#include <valijson/validator.hpp>
-
 #include "mutants/stryker_report.h"
+#include "tests/mutants/stryker_schema.h"
 #include "tests/source_root.h"
 
 namespace gemini_oracle {
@@ -18,31 +11,8 @@ namespace {
 
 using testing::SourceRoot;
 
-nlohmann::json ReadJson(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return nlohmann::json::parse(in);
-}
-
-// Every violation, one per line ("" when the document is valid).
 std::string Violations(const nlohmann::json& document) {
-  const nlohmann::json schema_json =
-      ReadJson(SourceRoot() / "tests" / "data" / "stryker" / "mutation-testing-report-schema.json");
-  valijson::Schema schema;
-  valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
-  valijson::adapters::NlohmannJsonAdapter schema_adapter(schema_json);
-  parser.populateSchema(schema_adapter, schema);
-  valijson::Validator validator;
-  valijson::ValidationResults results;
-  valijson::adapters::NlohmannJsonAdapter adapter(document);
-  if (validator.validate(schema, adapter, &results)) return "";
-  std::string text;
-  valijson::ValidationResults::Error error;
-  while (results.popError(error)) {
-    std::string where;
-    for (const auto& part : error.context) where += part;
-    text += where + ": " + error.description + "\n";
-  }
-  return text.empty() ? "invalid" : text;
+  return testing::StrykerSchemaViolations(document);
 }
 
 nlohmann::json Row(const std::string& id, const std::string& status) {

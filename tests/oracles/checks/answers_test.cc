@@ -76,7 +76,7 @@ TEST(Answers, RefusesRealClientWrappingUnderAdrProfile) {
 }
 
 // Swaps the native ids of the two wrapped answers: identified by id, each payload is its peer's
-// result (226.3), in both profiles.
+// result (226.17, the association on this closing request), in both profiles.
 TEST(Answers, ReportsSwappedIdsOfWrappedAnswers) {
   std::string swapped = Replace(kWrappedRequest2, R"("id":"call_A1","name":"lookup","response")",
                                 R"("id":"call_XX","name":"lookup","response")");
@@ -86,8 +86,8 @@ TEST(Answers, ReportsSwappedIdsOfWrappedAnswers) {
   for (const Profile profile : {Profile::kGemini, Profile::kAdr}) {
     const auto findings = Judged(OnParallel(swapped, profile));
     EXPECT_EQ(Where(findings),
-              (Places{{"ADR-226.3", "/contents/2/parts/0/functionResponse/response"},
-                      {"ADR-226.3", "/contents/2/parts/1/functionResponse/response"}}))
+              (Places{{"ADR-226.17", "/contents/2/parts/0/functionResponse/response"},
+                      {"ADR-226.17", "/contents/2/parts/1/functionResponse/response"}}))
         << ToString(profile) << ": " << Describe(findings);
   }
 }
@@ -167,7 +167,7 @@ TEST(Answers, AcceptsCarriedAnswers) {
   EXPECT_TRUE(findings.empty()) << Describe(findings);
 }
 
-// Reports native ids swapped between two answers in request 3 (226.3).
+// Reports native ids swapped between two answers in request 3, a closing request (226.17).
 TEST(Answers, ReportsIdsSwappedInRequestThree) {
   std::string request3 = Replace(kCarried3, R"({"id":"call_A1","name":"lookup","response")",
                                  R"({"id":"call_XX","name":"lookup","response")");
@@ -176,18 +176,19 @@ TEST(Answers, ReportsIdsSwappedInRequestThree) {
   request3 = Replace(request3, R"("call_XX")", R"("call_B2")");
   const auto findings = OnCarried(request3);
   EXPECT_EQ(Where(findings),
-            (Places{{"ADR-226.3", "/contents/2/parts/0/functionResponse/response"},
-                    {"ADR-226.3", "/contents/2/parts/1/functionResponse/response"}}))
+            (Places{{"ADR-226.17", "/contents/2/parts/0/functionResponse/response"},
+                    {"ADR-226.17", "/contents/2/parts/1/functionResponse/response"}}))
       << Describe(findings);
   for (const auto& f : findings) EXPECT_EQ(f.request, 3u);
 }
 
-// Reports an id invented, in request 3 only, on the answer to exchange 1's ID-less call (226.4).
+// Reports an id invented, in request 3 only (a closing request: 226.17 rather than 226.4), on
+// the answer to exchange 1's ID-less call.
 TEST(Answers, ReportsIdInventedInRequestThree) {
   const auto findings =
       OnCarried(Replace(kCarried3, R"({"functionResponse":{"name":"clock",)",
                         R"({"functionResponse":{"id":"clock-1","name":"clock",)"));
-  EXPECT_EQ(Where(findings), (Places{{"ADR-226.4", "/contents/2/parts/2/functionResponse/id"}}))
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.17", "/contents/2/parts/2/functionResponse/id"}}))
       << Describe(findings);
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].request, 3u);

@@ -39,17 +39,28 @@ TEST(Results, AcceptsOtherWrappingKey) {
   EXPECT_TRUE(findings.empty()) << Describe(findings);
 }
 
-// Reports a functionResponse that omits its call's native id (ADR-226.3).
+// Reports a functionResponse that omits its call's native id: request 2 is a closing request
+// (tool mode NONE), so under ADR-226.17 "Use the same association on closing ... requests";
+// the same request without the closing mode is ADR-226.3's.
 TEST(Results, ReportsMissingIdEcho) {
-  const auto findings = JudgeParallelSecondRequest(
+  const std::string request2 =
       Replace(testing::kParallelRequest2, R"({"id":"call_A1","name":"lookup","response")",
-              R"({"name":"lookup","response")"));
-  EXPECT_EQ(Where(findings), (Places{{"ADR-226.3", "/contents/2/parts/0/functionResponse"}}))
+              R"({"name":"lookup","response")");
+  const auto findings = JudgeParallelSecondRequest(request2);
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.17", "/contents/2/parts/0/functionResponse"}}))
       << Describe(findings);
+  const std::string not_closing =
+      Replace(std::string(testing::kParallelCase), R"({"tool_mode": "NONE",)", "{");
+  const auto plain = testing::JudgeWithSecondRequest(
+      &JudgeResults, not_closing, testing::kParallelRequest1,
+      Replace(request2, R"(,"toolConfig":{"functionCallingConfig":{"mode":"NONE"}})", ""),
+      testing::ParallelReport());
+  EXPECT_EQ(Where(plain), (Places{{"ADR-226.3", "/contents/2/parts/0/functionResponse"}}))
+      << Describe(plain);
 }
 
 // Reports both answers when the native ids are swapped between them: identified by id, each
-// carries its peer's result (ADR-226.3).
+// carries its peer's result (ADR-226.17 on this closing request, ADR-226.3 elsewhere).
 TEST(Results, ReportsSwappedIds) {
   std::string request2 =
       Replace(testing::kParallelRequest2, R"({"id":"call_A1","name":"lookup","response")",
@@ -59,8 +70,8 @@ TEST(Results, ReportsSwappedIds) {
   request2 = Replace(request2, R"("call_XX")", R"("call_B2")");
   const auto findings = JudgeParallelSecondRequest(request2);
   EXPECT_EQ(Where(findings),
-            (Places{{"ADR-226.3", "/contents/2/parts/0/functionResponse/response"},
-                    {"ADR-226.3", "/contents/2/parts/1/functionResponse/response"}}))
+            (Places{{"ADR-226.17", "/contents/2/parts/0/functionResponse/response"},
+                    {"ADR-226.17", "/contents/2/parts/1/functionResponse/response"}}))
       << Describe(findings);
 }
 
