@@ -15,8 +15,10 @@ trap 'rm -rf "$out"' EXIT
 now() { date +%s.%N; }
 
 t0=$(now)
-"$bin" mutants --jobs "$(nproc)" --report-dir "$out/switch" >"$out/switch.log" || true
+"$bin" mutants --jobs "$(nproc)" --report-dir "$out/switch" >"$out/switch.log" 2>&1 || true
 t1=$(now)
+# What the timed run did (a refused or stopped run would time nothing worth comparing).
+grep -E "^(mutation score|time|gemini-oracle mutants: .*(stopped|rebuild|unknown))" "$out/switch.log" || tail -3 "$out/switch.log"
 touch "$file"
 cmake --build build-mutants --target gemini-oracle >/dev/null
 t2=$(now)
