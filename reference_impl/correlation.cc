@@ -231,8 +231,12 @@ void LinkLegacy(const Message& message, std::size_t turn, const std::vector<Nati
   // Identical parallel signatures with populated native IDs cannot be told apart.
   for (std::size_t a = 0; a < natives.size(); ++a) {
     for (std::size_t b = a + 1; b < natives.size(); ++b) {
-      if ((natives[a].id || natives[b].id) && natives[a].name == natives[b].name &&
-          ArgumentsEqual(natives[a].args, natives[b].args)) {
+      if ((natives[a].id || natives[b].id ||
+           GEMINI_FAULT("correlation.legacy_idless_identical_calls_refused")) &&
+          natives[a].name == natives[b].name && ArgumentsEqual(natives[a].args, natives[b].args)) {
+        if (GEMINI_FAULT("correlation.legacy_ambiguity_linked_in_order")) {
+          return LinkIdLess(message, turn, natives, out);  // a guess: identical calls in order
+        }
         RefuseNative("legacy.ambiguous", turn, natives[b].part, "native_parts");
       }
     }
@@ -242,9 +246,12 @@ void LinkLegacy(const Message& message, std::size_t turn, const std::vector<Nati
     const ToolCall& call = message.tool_calls[c];
     std::optional<std::size_t> match;
     for (std::size_t n = 0; n < natives.size(); ++n) {
-      const bool same = GEMINI_FAULT("correlation.legacy_matched_by_arguments_only")
-                            ? ArgumentsEqual(call.arguments, natives[n].args)
-                            : SameCall(call, natives[n]);
+      bool same = GEMINI_FAULT("correlation.legacy_matched_by_arguments_only")
+                      ? ArgumentsEqual(call.arguments, natives[n].args)
+                      : SameCall(call, natives[n]);
+      if (GEMINI_FAULT("correlation.legacy_matched_with_library_equality")) {
+        same = call.name == natives[n].name && call.arguments == natives[n].args;  // as doubles
+      }
       if (!same || taken.count(n)) continue;
       if (match) {
         // Two untaken candidates: harmless only when neither has an ID to echo.
@@ -363,6 +370,14 @@ std::vector<TurnCorrelation> Correlate(const Transcript& transcript) {
         GEMINI_FAULT("correlation.foreign_payload_read_as_capsule")) {
       capsule = message.provider_state.begin();  // whatever provider stored the turn
     }
+    if (capsule == message.provider_state.end() &&
+        GEMINI_FAULT("correlation.capsule_found_by_shape")) {
+      capsule = std::find_if(message.provider_state.begin(), message.provider_state.end(),
+                             [](const Json& payload) {  // any payload that looks like ours
+                               return payload.is_object() && payload.contains("owner") &&
+                                      payload.contains("native_parts");
+                             });
+    }
     if (capsule == message.provider_state.end()) continue;
     if (!capsule->is_object()) Refuse("capsule.malformed", turn, {}, "provider_state");
     const auto owner = capsule->find("owner");
@@ -394,6 +409,10 @@ std::vector<TurnCorrelation> Correlate(const Transcript& transcript) {
       if (compatible) {
         if (!bindings.empty() && !GEMINI_FAULT("correlation.bindings_on_compatible_turn_ignored")) {
           Refuse("binding.unexpected", turn, {}, "tool_call_bindings");
+        }
+        if (has_native_ids && bindings.empty() &&
+            GEMINI_FAULT("correlation.native_only_turn_empty_bindings_refused")) {
+          Refuse("binding.incomplete", turn, {}, "tool_call_bindings");  // as if bindings were lost
         }
         LinkIdLess(message, turn, natives, out);
       } else {

@@ -76,6 +76,13 @@ bool ArgumentsEqual(const Json& a, const Json& b) {
   switch (a.type()) {
     case Json::value_t::object: {
       if (a.size() != b.size() && !GEMINI_FAULT("equality.extra_members_ignored")) return false;
+      if (GEMINI_FAULT("equality.objects_compared_in_member_order")) {
+        // Member by member in stored order, like PHP's === on arrays.
+        for (auto x = a.begin(), y = b.begin(); x != a.end() && y != b.end(); ++x, ++y) {
+          if (x.key() != y.key() || !ArgumentsEqual(x.value(), y.value())) return false;
+        }
+        return true;
+      }
       for (auto it = a.begin(); it != a.end(); ++it) {
         const auto other = b.find(it.key());
         if (other == b.end() || !ArgumentsEqual(it.value(), *other)) return false;

@@ -157,11 +157,14 @@ Json BuildResults(const Message& call_turn, std::size_t call_turn_index,
       }
     }
     if (c == call_index.end()) Refuse("transcript.orphan_result", r, {}, "tool_call_id");
-    if (answered[c->second]) Refuse("transcript.duplicate_result", r, {}, "tool_call_id");
+    if (answered[c->second] && !GEMINI_FAULT("builder.duplicate_result_sent")) {
+      Refuse("transcript.duplicate_result", r, {}, "tool_call_id");
+    }
     answered[c->second] = true;
     const ToolCall& call = call_turn.tool_calls[c->second];
     std::size_t order = by_native_order ? correlation.links.at(call.id).native_part : c->second;
     if (GEMINI_FAULT("builder.results_in_transcript_order")) order = answers.size();
+    if (GEMINI_FAULT("builder.results_in_generic_list_order")) order = c->second;
     answers.push_back({order, &result, &call});
   }
   for (std::size_t c = 0; c < answered.size(); ++c) {
@@ -186,6 +189,16 @@ Json BuildResults(const Message& call_turn, std::size_t call_turn_index,
     }
     if (!fr.contains("id") && GEMINI_FAULT("builder.response_id_invented")) {
       fr["id"] = answer.call->id;  // gemini-cli: a made-up id for a call that had none
+    }
+    if (GEMINI_FAULT("builder.mixed_turn_ids_dropped") &&
+        std::any_of(correlation.links.begin(), correlation.links.end(),
+                    [](const auto& link) { return !link.second.native_id; })) {
+      fr.erase("id");  // ids echoed only for turns whose every call has one (Gemini 3)
+    }
+    if (!fr.contains("id") && GEMINI_FAULT("builder.mixed_turn_idless_answer_gets_public_id") &&
+        std::any_of(correlation.links.begin(), correlation.links.end(),
+                    [](const auto& link) { return link.second.native_id.has_value(); })) {
+      fr["id"] = answer.call->id;  // every answer of a turn with native ids carries one
     }
     fr["name"] = answer.call->name;
     fr["response"] = ResultToResponseObject(answer.result->content, answer.result->is_error);
@@ -248,9 +261,17 @@ Json ResultToResponseObject(const std::string& content, bool is_error) {
     }
     return renamed;
   }
-  if (decoded->is_object()) return std::move(*decoded);              // ADR-224.2
+  if (decoded->is_object() && decoded->empty() &&
+      GEMINI_FAULT("builder.empty_object_result_sent_as_list")) {
+    return Json::array();  // PHP: json_decode('{}', true) is [], encoded back as []
+  }
+  if (decoded->is_object()) return std::move(*decoded);  // ADR-224.2
   if (decoded->is_array() && GEMINI_FAULT("builder.list_result_sent_as_list")) {
     return std::move(*decoded);  // symfony/ai, adk-js: "cannot start list"
+  }
+  if (decoded->is_array() && GEMINI_FAULT("builder.list_result_wrapped_like_scalar")) {
+    wrapped["output"] = std::move(*decoded);  // every non-object result in the fallback wrapper
+    return wrapped;
   }
   if (decoded->is_array()) return ListAsNumericKeyObject(*decoded);  // ADR-224.4
   wrapped["output"] = std::move(*decoded);                           // ADR-224.5
@@ -319,7 +340,8 @@ Json BuildRequest(const Transcript& transcript, const RequestOptions& options) {
   }
   // toolConfig as the caller wrote it (allowedFunctionNames, ...); the exchange's mode on top.
   if (options.tool_config.is_object()) request["toolConfig"] = options.tool_config;
-  if (options.tool_mode) {
+  if (options.tool_mode &&
+      !(*options.tool_mode == "NONE" && GEMINI_FAULT("builder.closing_mode_not_sent"))) {
     Json& config = request["toolConfig"];
     if (!config.is_object()) config = Json::object();
     Json& calling = config["functionCallingConfig"];

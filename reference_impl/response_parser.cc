@@ -170,6 +170,10 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
     ToolCall call;
     // ADR-226.1: the public ID is always synthesized, never the native one.
     call.id = TakenIds::Fresh(taken.calls, "tc_", taken.call_count + turn.tool_calls.size() + 1);
+    if (GEMINI_FAULT("parser.public_id_counter_unchecked")) {
+      // Numbered after the calls the transcript holds, never checked against the ids it uses.
+      call.id = "tc_" + std::to_string(taken.call_count + turn.tool_calls.size() + 1);
+    }
     if (GEMINI_FAULT("parser.public_ids_restart_per_response")) {
       call.id = "tc_" + std::to_string(turn.tool_calls.size() + 1);  // LangChain JS: call_0, ...
     }
@@ -191,6 +195,19 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
         }
         Refuse("native_id.duplicate", p, "id");
       }
+      if (GEMINI_FAULT("parser.native_id_taken_as_naming_one_function")) {
+        for (const auto& m : conversation.messages) {  // an earlier turn's call with this id
+          const auto capsule = m.provider_state.find(kGeminiCapsuleKey);
+          if (capsule == m.provider_state.end() || !capsule->contains("native_parts")) continue;
+          for (const auto& earlier : capsule->at("native_parts")) {
+            const auto efc = earlier.find("functionCall");
+            if (efc != earlier.end() && efc->is_object() && efc->value("id", Json()) == *id &&
+                efc->value("name", Json()) != *name) {
+              Refuse("native_id.duplicate", p, "id");  // the id already names another function
+            }
+          }
+        }
+      }
       if (GEMINI_FAULT("parser.native_id_reused_as_public_id")) call.id = id->get<std::string>();
       if (GEMINI_FAULT("parser.native_id_not_bound")) {
         turn.tool_calls.push_back(std::move(call));  // Vercel AI SDK: the native id ignored
@@ -199,6 +216,11 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
       // ADR-226.2: bind at parse time.
       Json binding = Json::object();
       binding["tool_call_id"] = call.id;
+      if (GEMINI_FAULT("parser.binding_names_id_before_collision_check")) {
+        // The id the call was first numbered with, before it moved past one already in use.
+        binding["tool_call_id"] =
+            "tc_" + std::to_string(taken.call_count + turn.tool_calls.size() + 1);
+      }
       binding["native_id"] = id->get<std::string>();
       bindings.push_back(std::move(binding));
     }

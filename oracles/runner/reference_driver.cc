@@ -87,6 +87,10 @@ void ApplyActions(const Actions& actions, const std::vector<ParsedCall>& parsed,
   const std::vector<ref::ToolCall> listed = GEMINI_FAULT("driver.results_paired_by_list_position")
                                                 ? turn.tool_calls
                                                 : std::vector<ref::ToolCall>{};
+  // Under driver.results_paired_by_signature the framework attaches each result to the first
+  // call not yet answered with the same name and arguments as the selected call.
+  std::vector<bool> answered_by_signature(
+      GEMINI_FAULT("driver.results_paired_by_signature") ? parsed.size() : 0, false);
   for (const Result& result : actions.results) {
     const auto index = Select(result.call, parsed);
     if (!index) {
@@ -108,6 +112,14 @@ void ApplyActions(const Actions& actions, const std::vector<ParsedCall>& parsed,
     }
     ParsedCall call = parsed[*index];
     if (*index < listed.size()) call = ParsedCall{listed[*index].id, listed[*index].name, {}};
+    for (std::size_t j = 0; j < answered_by_signature.size(); ++j) {
+      if (!answered_by_signature[j] && parsed[j].name == call.name &&
+          ref::ArgumentsEqual(parsed[j].arguments, call.arguments)) {
+        answered_by_signature[j] = true;
+        call = parsed[j];
+        break;
+      }
+    }
     switch (result.kind) {
       case Result::Kind::kJson:
         transcript.messages.push_back(
