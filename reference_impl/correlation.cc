@@ -231,9 +231,8 @@ void LinkLegacy(const Message& message, std::size_t turn, const std::vector<Nati
   // Identical parallel signatures with populated native IDs cannot be told apart.
   for (std::size_t a = 0; a < natives.size(); ++a) {
     for (std::size_t b = a + 1; b < natives.size(); ++b) {
-      if ((natives[a].id || natives[b].id ||
-           GEMINI_FAULT("correlation.legacy_idless_identical_calls_refused")) &&
-          natives[a].name == natives[b].name && ArgumentsEqual(natives[a].args, natives[b].args)) {
+      if ((natives[a].id || natives[b].id) && natives[a].name == natives[b].name &&
+          ArgumentsEqual(natives[a].args, natives[b].args)) {
         if (GEMINI_FAULT("correlation.legacy_ambiguity_linked_in_order")) {
           return LinkIdLess(message, turn, natives, out);  // a guess: identical calls in order
         }
