@@ -64,6 +64,31 @@ const std::vector<ErrorCodeInfo>& ErrorCatalogue() {
       {"http.status", "",
        "The server answered with an HTTP error (Google error JSON kept for diagnostics)."},
       {"http.body", "", "The server answered 2xx with a body that is not JSON."},
+      // The encrypted state store (docs/state-store.md): suspension and resume.
+      {"store.url_malformed", "ADR-226.18",
+       "The store URL is not sqlite:PATH or mariadb://USER@HOST:PORT/DATABASE (a password in "
+       "the URL is refused)."},
+      {"store.unavailable", "ADR-226.18",
+       "The store could not be opened, read or written (the database's error number is given)."},
+      {"store.not_found", "ADR-226.18", "No state is stored for this conversation."},
+      {"store.conflict", "ADR-226.18",
+       "Another writer suspended this conversation first (its version moved on); nothing was "
+       "written."},
+      {"store.wrong_key", "ADR-226.18",
+       "The stored state is sealed under a key id the keyring does not hold."},
+      {"store.tampered", "ADR-226.18",
+       "The stored state does not authenticate as this conversation's row at this version "
+       "(changed bytes, or a row moved from another conversation or version)."},
+      {"store.malformed", "ADR-226.18",
+       "The state is not a conversation state this program reads or can store exactly (format, "
+       "version, members, kinds)."},
+      {"store.schema_too_new", "ADR-226.18",
+       "The store's schema is newer than this program, which neither reads nor writes it."},
+      {"store.key_missing", "ADR-226.18",
+       "No state key is configured, or the key file cannot be read or holds no key."},
+      {"store.key_malformed", "ADR-226.18",
+       "A state key is not 64 hex digits (the file and line or the variable is named, never the "
+       "key)."},
   };
   return catalogue;
 }

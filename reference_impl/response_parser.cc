@@ -80,6 +80,11 @@ struct TakenIds {
 }  // namespace
 
 Message ParseResponse(const Json& response, const Transcript& conversation) {
+  return ParseResponse(response, conversation, 0);
+}
+
+Message ParseResponse(const Json& response, const Transcript& conversation,
+                      std::uint64_t public_ids_issued) {
   if (!response.is_object()) Refuse("response.malformed");
   const auto candidates = response.find("candidates");
   if (candidates == response.end() || !candidates->is_array() || candidates->empty() ||
@@ -100,6 +105,9 @@ Message ParseResponse(const Json& response, const Transcript& conversation) {
   const std::vector<bool> answered = CallsAnsweredInContent(parts);
 
   TakenIds taken(conversation);
+  if (public_ids_issued > taken.call_count) {
+    taken.call_count = static_cast<std::size_t>(public_ids_issued);
+  }
   // A synthesized ID never coincides with a native one of this answer, so no reader can mistake
   // one for the other.
   for (const auto& part : parts) {

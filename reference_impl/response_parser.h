@@ -1,6 +1,8 @@
 #pragma once
 // Gemini response -> assistant turn (ADR-226.1, 226.2, 226.5, 226.B2).
 
+#include <cstdint>
+
 #include "reference_impl/json.h"
 #include "reference_impl/transcript.h"
 
@@ -14,5 +16,10 @@ namespace gemini_oracle::ref {
 /// Throws ProviderError (response.*, native_id.*); response.function_call_malformed also for
 /// args holding an integer literal marked by ParseJsonMarkingInexactIntegers.
 Message ParseResponse(const Json& response, const Transcript& conversation);
+/// The same, numbering new public call ids after max(the transcript's calls,
+/// `public_ids_issued`): a stored conversation's counter keeps ids conversation-unique after
+/// its transcript was trimmed (ADR-226.1, 226.18).
+Message ParseResponse(const Json& response, const Transcript& conversation,
+                      std::uint64_t public_ids_issued);
 
 }  // namespace gemini_oracle::ref

@@ -40,8 +40,22 @@ struct RunArgs {
   bool progress = false;                          // one-line display (on a terminal)
   /// The fault to run under (mutants builds only; empty: GEMINI_ORACLE_FAULT, else none).
   std::string fault;
+  /// A state store URL (sqlite:PATH, mariadb://USER@HOST:PORT/DB): every conversation is
+  /// suspended after every turn and resumed in a fresh adapter object (docs/state-store.md).
+  std::string store;
+  /// The key file for `store`; empty: GEMINI_ORACLE_STATE_KEY_FILE / GEMINI_ORACLE_STATE_KEY,
+  /// else an ephemeral key.
+  std::filesystem::path store_key_file;
 };
 int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err);
+
+/// `gemini-oracle store keygen|rekey|info`: key material and maintenance of a state store.
+struct StoreArgs {
+  std::string action;  // keygen, rekey, info
+  std::string store;   // URL (rekey, info)
+  std::filesystem::path key_file;  // empty: the environment (docs/state-store.md)
+};
+int StoreCommand(const StoreArgs& args, std::ostream& out, std::ostream& err);
 
 struct CheckArgs {
   std::filesystem::path source_root;

@@ -95,6 +95,27 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--fault", run.fault,
                       "Run under one catalogued fault (mutants builds; default: the environment "
                       "variable GEMINI_ORACLE_FAULT, else none)");
+  std::string run_key_file;
+  run_cmd->add_option("--store", run.store,
+                      "Suspend and resume every conversation after every turn through this store: "
+                      "sqlite:PATH or mariadb://USER@HOST:PORT/DB (password from "
+                      "GEMINI_ORACLE_MARIADB_PASSWORD, never here)");
+  run_cmd->add_option("--store-key-file", run_key_file,
+                      "Key file for --store (default: GEMINI_ORACLE_STATE_KEY_FILE or "
+                      "GEMINI_ORACLE_STATE_KEY, else an ephemeral key)");
+
+  cli::StoreArgs store;
+  std::string store_key_file;
+  auto* store_cmd = app.add_subcommand(
+      "store", "State store keys and maintenance: keygen, rekey (re-encrypt under the current "
+               "key), info");
+  store_cmd->add_option("action", store.action, "keygen | rekey | info")
+      ->required()
+      ->check(CLI::IsMember({"keygen", "rekey", "info"}));
+  store_cmd->add_option("--store", store.store, "Store URL (rekey, info)");
+  store_cmd->add_option("--key-file", store_key_file,
+                        "Key file, current key first (default: GEMINI_ORACLE_STATE_KEY_FILE or "
+                        "GEMINI_ORACLE_STATE_KEY)");
 
   cli::CheckArgs check;
   std::string check_fixtures;
@@ -168,7 +189,12 @@ int main(int argc, char** argv) {
     if (*seed_opt) run.seed = seed;
     run.case_timeout = std::chrono::seconds(case_timeout_s);
     run.progress = isatty(STDERR_FILENO) != 0;
+    run.store_key_file = run_key_file;
     return Guarded("run", [&] { return cli::RunCommand(run, std::cout, std::cerr); });
+  }
+  if (*store_cmd) {
+    store.key_file = store_key_file;
+    return Guarded("store", [&] { return cli::StoreCommand(store, std::cout, std::cerr); });
   }
   if (*check_cmd) {
     check.source_root = root;

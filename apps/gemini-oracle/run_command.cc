@@ -7,11 +7,13 @@
 #include <sstream>
 
 #include "apps/gemini-oracle/commands.h"
+#include "apps/gemini-oracle/store_settings.h"
 #include "oracles/runner/case_loader.h"
 #include "oracles/runner/reference_driver.h"
 #include "oracles/runner/suite_runner.h"
 #include "reports/index.h"
 #include "reference_impl/fault.h"
+#include "reference_impl/store/state_store.h"
 #include "reports/write_all.h"
 
 namespace gemini_oracle::cli {
@@ -105,6 +107,9 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     ++matching;
     if (runner::InShard(c, *shard)) selected.push_back(std::move(c));
   }
+  const auto store =
+      CheckedStoreSettings(args.store, args.store_key_file, "gemini-oracle run", out, err, status);
+  if (!store) return status;
   const std::uint64_t seed = args.seed.value_or(ClockSeed());
   out << "gemini-oracle run: " << selected.size() << " cases, seed " << seed << ", jobs "
       << args.jobs << ", shard " << shard->index << "/" << shard->count << "\n";
@@ -169,11 +174,16 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     }
   };
   const auto started_at = UtcNow();
+  const runner::ReferenceDriver::StoreSettings store_settings = *store;
   nlohmann::json results =
-      selected.empty() ? nlohmann::json::array()
-                       : runner::RunSuite(
-                             selected, loader->registry(),
-                             [] { return std::make_unique<runner::ReferenceDriver>(); }, options);
+      selected.empty()
+          ? nlohmann::json::array()
+          : runner::RunSuite(
+                selected, loader->registry(),
+                [&store_settings] {
+                  return std::make_unique<runner::ReferenceDriver>(store_settings);
+                },
+                options);
   if (args.progress) err << "\r\033[K" << std::flush;
   const nlohmann::json bad =
       runner::BadFixtureResults(corpus.diagnostics, args.fixtures, *shard, options);
@@ -192,6 +202,9 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   context["started_at"] = started_at;
   context["implementation"] = fault.empty() ? "reference" : "reference with fault " + fault;
   if (!fault.empty()) context["fault"] = fault;
+  // Only the redacted URL: a report never carries a password or a key.
+  context["store"] = args.store.empty() ? std::string("temporary sqlite (suspending cases only)")
+                                        : ref::RedactedStoreUrl(args.store);
   context["strict"] = args.strict;
   context["profile"] = std::string(checks::ToString(options.profile));
   context["filter"] = args.filter;

@@ -69,6 +69,7 @@ const std::vector<Judge>& Judges() {
        {"ADR-224.6", "ADR-224.11", "ADR-224.F1", "ADR-226.8", "ADR-226.B2"}},
       {"wire_assertions", &JudgeWireAssertions, {"ADR-224.12"}},
       {"no_rewrite", &JudgeNoRewrite, {"ADR-224.9"}},
+      {"resume_equivalence", &JudgeResumeEquivalence, {"ADR-226.18", "ADR-224.F1"}},
       {"closing", &JudgeClosing, {"ADR-226.17"}},
       {"leaks", &JudgeLeaks, {"ADR-226.19"}},
   };

@@ -37,6 +37,10 @@ struct CaseRun {
   /// The journal bodies decoded once by JudgeAll; judges called alone decode for themselves.
   const std::vector<detail::DecodedRequest>* decoded = nullptr;
   Profile profile = Profile::kAdr;
+  /// When the run suspended the conversation into a store: the same case run again with the
+  /// conversation kept in memory (its journal and report), for the resume-equivalence judge.
+  const std::vector<capture::JournalEntry>* baseline_journal = nullptr;
+  const model::DriverReport* baseline_report = nullptr;
 };
 
 /// ADR-224.12: every journaled body decodes as a JSON object with a `contents` array.
@@ -65,8 +69,13 @@ std::vector<Finding> JudgePublicArguments(const CaseRun& run);
 /// `clause` (else the case's first); an `answering` assertion is relative to the
 /// functionResponse the results judge identifies as the answer to that call.
 std::vector<Finding> JudgeWireAssertions(const CaseRun& run);
-/// ADR-224.9: the carried transcript is unchanged by building a request.
+/// ADR-224.9: the carried transcript, and the stored row of a suspended conversation, are
+/// unchanged by building a request.
 std::vector<Finding> JudgeNoRewrite(const CaseRun& run);
+/// ADR-226.18: with suspension and resume between turns, the requests (kind-exact) and the
+/// outcome are those of the conversation kept in memory; a difference only between nested
+/// empty objects and lists is the open ADR-224.F1. Silent without a baseline run.
+std::vector<Finding> JudgeResumeEquivalence(const CaseRun& run);
 /// ADR-226.17: a request with a tool mode carries it; a NONE request still declares tools.
 std::vector<Finding> JudgeClosing(const CaseRun& run);
 /// ADR-226.19: a refusal message exposes no native content.

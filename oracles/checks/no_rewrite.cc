@@ -1,4 +1,5 @@
-// ADR-224.9: building a request never rewrites the carried state; the wire copy is separate.
+// ADR-224.9: building a request never rewrites the carried state (the transcript, and the
+// encrypted stored row when the conversation is in a store); the wire copy is separate.
 #include <algorithm>
 
 #include "oracles/checks/judge.h"
@@ -43,6 +44,23 @@ std::vector<Finding> JudgeNoRewrite(const CaseRun& run) {
     }
     findings.push_back(
         MakeFinding("ADR-224.9", kWireViolation, k + 1, "", message, expected, actual));
+  }
+  // The stored row: compared as bytes (it is ciphertext; any change is a rewrite). Only the
+  // lengths travel in the finding, never the bytes.
+  for (std::size_t k = 0; k < run.report.exchanges.size(); ++k) {
+    const auto& report = run.report.exchanges[k];
+    const std::string& before = report.stored_before_build;
+    const std::string& after = report.stored_after_build;
+    if (!report.request_built || before == after) continue;
+    Json expected = Json::object();
+    Json actual = Json::object();
+    expected["stored_bytes"] = before.size();
+    actual["stored_bytes"] = after.size();
+    findings.push_back(MakeFinding(
+        "ADR-224.9", kWireViolation, k + 1, "",
+        "building request " + std::to_string(k + 1) + " changed the stored conversation row" +
+            (after.empty() ? " (it is gone)" : before.empty() ? " (it appeared)" : ""),
+        expected, actual));
   }
   if (unreported > 0) {
     findings.push_back(NotJudged(

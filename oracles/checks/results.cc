@@ -491,6 +491,23 @@ std::vector<TurnExpectations> CaseExpectations(const CaseRun& run,
       Expected e;
       e.result = results[r];
       e.label = "result " + std::to_string(r) + " of exchange " + std::to_string(k + 1);
+      // INTERPRETING §14: a gated tool runs only under an approval of this very call: one
+      // recorded in this exchange (the only one whose calls it can name) for the same call,
+      // with decision approve and, when the result presents an id, that id. Anything else
+      // (an approval of another call with the same name and arguments or the same native
+      // id, ADR-226.19) leaves the call unapproved: the application sends the denial.
+      if (e.result.gated) {
+        bool authorized = false;
+        for (const auto& approval : run.c.exchanges[k].then.approvals) {
+          if (!approval.approve) continue;
+          if (!e.result.approval.empty() && approval.id != e.result.approval) continue;
+          if (detail::ResolveSelector(approval.call, scripted) == call) authorized = true;
+        }
+        if (!authorized) {
+          e.result.kind = model::Result::Kind::kError;
+          e.result.value = model::kDenialMessage;
+        }
+      }
       // The runner hands a json result to the implementation as compact JSON text with kinds
       // kept (INTERPRETING §5.4); the gemini profile accepts it carried as that text.
       if (e.result.kind == model::Result::Kind::kJson) {

@@ -55,18 +55,21 @@ std::vector<std::string> Strings(const Json& object, const char* key, const std:
   return out;
 }
 
+CallSelector SelectorFromJson(const Json& call, const std::string& where) {
+  if (call.is_object()) {
+    NamedCall named;
+    named.name = StringAt(call, "name", where);
+    if (const Json* args = Member(call, "args")) named.args = *args;
+    return named;
+  }
+  return Index(call, where);
+}
+
 Result ResultFromJson(const Json& json, const std::string& where) {
   Result result;
   const Json* call = Member(json, "call");
   if (call == nullptr) Bad(where, "has no call");
-  if (call->is_object()) {
-    NamedCall named;
-    named.name = StringAt(*call, "name", where + "/call");
-    if (const Json* args = Member(*call, "args")) named.args = *args;
-    result.call = std::move(named);
-  } else {
-    result.call = Index(*call, where + "/call");
-  }
+  result.call = SelectorFromJson(*call, where + "/call");
   if (const Json* value = Member(json, "json")) {
     result.kind = Result::Kind::kJson;
     result.value = *value;
@@ -79,7 +82,24 @@ Result ResultFromJson(const Json& json, const std::string& where) {
   } else {
     Bad(where, "has no json, text or error");
   }
+  if (const Json* gated = Member(json, "gated")) {
+    if (!gated->is_boolean()) Bad(where + "/gated", "is not a boolean");
+    result.gated = gated->get<bool>();
+  }
+  if (Member(json, "approval") != nullptr) result.approval = StringAt(json, "approval", where);
   return result;
+}
+
+ApprovalAction ApprovalFromJson(const Json& json, const std::string& where) {
+  ApprovalAction action;
+  const Json* call = Member(json, "call");
+  if (call == nullptr) Bad(where, "has no call");
+  action.call = SelectorFromJson(*call, where + "/call");
+  const std::string decision = StringAt(json, "decision", where);
+  if (decision != "approve" && decision != "deny") Bad(where + "/decision", "is not approve/deny");
+  action.approve = decision == "approve";
+  action.id = StringAt(json, "id", where);
+  return action;
 }
 
 Actions ActionsFromJson(const Json& json, const std::string& where) {
@@ -101,6 +121,17 @@ Actions ActionsFromJson(const Json& json, const std::string& where) {
       Bad(where + "/call_order", "is neither \"reverse\" nor an index list");
     }
     actions.call_order = std::move(call_order);
+  }
+  if (const Json* approvals = Member(json, "approvals")) {
+    if (!approvals->is_array()) Bad(where + "/approvals", "is not an array");
+    for (std::size_t i = 0; i < approvals->size(); ++i) {
+      actions.approvals.push_back(
+          ApprovalFromJson((*approvals)[i], where + "/approvals/" + std::to_string(i)));
+    }
+  }
+  if (const Json* suspend = Member(json, "suspend")) {
+    if (!suspend->is_boolean()) Bad(where + "/suspend", "is not a boolean");
+    actions.suspend = suspend->get<bool>();
   }
   if (const Json* results = Member(json, "results")) {
     for (std::size_t i = 0; i < results->size(); ++i) {
@@ -233,6 +264,11 @@ bool Case::HasFeature(std::string_view feature) const {
   return std::find(features.begin(), features.end(), feature) != features.end();
 }
 
+bool Case::Suspends() const {
+  return stored || std::any_of(exchanges.begin(), exchanges.end(),
+                               [](const Exchange& ex) { return ex.then.suspend; });
+}
+
 Case CaseFromJson(Json document, std::string id, std::filesystem::path file) {
   if (!document.is_object()) Bad("/", "is not an object");
   Case result;
@@ -250,6 +286,10 @@ Case CaseFromJson(Json document, std::string id, std::filesystem::path file) {
   if (const Json* transcript = Member(document, "transcript")) {
     if (!transcript->is_array()) Bad("/transcript", "is not an array");
     result.transcript = *transcript;
+  }
+  if (const Json* stored = Member(document, "stored")) {
+    if (!stored->is_boolean()) Bad("/stored", "is not a boolean");
+    result.stored = stored->get<bool>();
   }
   const Json* exchanges = Member(document, "exchanges");
   if (exchanges == nullptr || !exchanges->is_array()) Bad("/exchanges", "is not an array");

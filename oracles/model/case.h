@@ -41,6 +41,22 @@ struct Result {
   Kind kind = Kind::kJson;
   /// The JSON value for kJson; a JSON string for kText and kError.
   Json value;
+  /// The tool runs only when an approval authorizes the call; otherwise the application
+  /// appends the error result kDenialMessage instead (fixtures/INTERPRETING.md §14).
+  bool gated = false;
+  /// Gated: the approval id the application presents; empty: any approval of the call.
+  std::string approval;
+};
+
+/// The error text of the result an application appends for a gated call no approval
+/// authorizes (INTERPRETING §14).
+inline constexpr const char* kDenialMessage = "not approved";
+
+/// `then.approvals`: a person approves or denies one call of the new turn.
+struct ApprovalAction {
+  CallSelector call;
+  bool approve = true;
+  std::string id;  // unique within the case
 };
 
 std::string_view ToString(Result::Kind kind);
@@ -52,9 +68,14 @@ struct CallOrder {
 };
 
 /// What the conversation does with the new turn before the next request.
+/// Applied in this order: normalize_numbers, call_order, approvals, suspend, results.
 struct Actions {
   bool normalize_numbers = false;
   std::optional<CallOrder> call_order;
+  std::vector<ApprovalAction> approvals;
+  /// The application suspends the conversation into its store and resumes it in a fresh
+  /// adapter object, editing nothing (ADR-226.18).
+  bool suspend = false;
   std::vector<Result> results;
 };
 
@@ -120,6 +141,9 @@ struct Case {
   std::string rationale;
   Json options = Json::object();
   Json transcript = Json::array();
+  /// The initial transcript was stored by an earlier run: it is suspended into the store and
+  /// resumed before the first exchange, so older stored state is judged as loaded (ADR-226.18).
+  bool stored = false;
   std::vector<Exchange> exchanges;
   Expect expect;
   Json raw;
@@ -129,6 +153,8 @@ struct Case {
   /// The top folder of the id ("adr-226"); empty for a case at the root.
   std::string Folder() const;
   bool HasFeature(std::string_view feature) const;
+  /// Whether the conversation goes through a store: `stored`, or a `then.suspend`.
+  bool Suspends() const;
 };
 
 /// Builds a Case from a document that passed the schema. Throws std::invalid_argument when

@@ -28,6 +28,11 @@ struct ExchangeReport {
   /// (ADR-224.9); empty when the implementation cannot expose it.
   std::string transcript_before_build;
   std::string transcript_after_build;
+  /// The conversation's stored row (its raw bytes or a digest of them) read just before and
+  /// just after building the request (ADR-224.9 for stored state); empty when the
+  /// conversation was not in a store at that point.
+  std::string stored_before_build;
+  std::string stored_after_build;
 };
 
 /// A typed refusal the implementation raised.
@@ -44,6 +49,8 @@ struct Refusal {
 
 struct DriverReport {
   std::vector<ExchangeReport> exchanges;  // one per exchange reached
+  /// The conversation went through a store (suspended and resumed) during the run.
+  bool persisted = false;
   std::optional<Refusal> refusal;
   /// Set when the harness itself failed (not a verdict on the implementation).
   std::optional<std::string> harness_error;

@@ -145,10 +145,12 @@ void CheckSelectors(const Json& then, const std::vector<const Json*>& parsed,
   const std::size_t calls = parsed.size();
   const std::string count_text =
       std::to_string(calls) + " pending functionCall part" + (calls == 1 ? "" : "s");
-  if (const Json* results = Member(then, "results"); results != nullptr && results->is_array()) {
-    for (std::size_t j = 0; j < results->size(); ++j) {
-      const Json* call = Member((*results)[j], "call");
-      const std::string call_where = where + "/results/" + std::to_string(j) + "/call";
+  for (const char* list : {"approvals", "results"}) {
+    const Json* items = Member(then, list);
+    if (items == nullptr || !items->is_array()) continue;
+    for (std::size_t j = 0; j < items->size(); ++j) {
+      const Json* call = Member((*items)[j], "call");
+      const std::string call_where = where + "/" + list + "/" + std::to_string(j) + "/call";
       const auto index = Count(call);
       if (index && *index >= calls) {
         out.push_back({std::string(kSelectorRange), call_where,
@@ -246,6 +248,71 @@ void CheckExchanges(const Json& document, std::vector<Finding>& out) {
   }
 }
 
+bool HasFeature(const Json& document, std::string_view feature) {
+  const Json* features = Member(document, "features");
+  if (features == nullptr || !features->is_array()) return false;
+  return std::any_of(features->begin(), features->end(),
+                     [&](const Json& f) { return f.is_string() && f.get<std::string>() == feature; });
+}
+
+bool IsTrue(const Json* value) { return value != nullptr && value->is_boolean() && value->get<bool>(); }
+
+// INTERPRETING §14: what goes through a store or an approval is tagged, and every approval a
+// gated result presents exists by then.
+void CheckPersistenceAndApprovals(const Json& document, std::vector<Finding>& out) {
+  bool suspends = IsTrue(Member(document, "stored"));
+  bool approves = false;
+  std::set<std::string> recorded;
+  const Json* exchanges = Member(document, "exchanges");
+  for (std::size_t i = 0; exchanges != nullptr && exchanges->is_array() && i < exchanges->size();
+       ++i) {
+    const std::string where = "/exchanges/" + std::to_string(i) + "/then";
+    const Json* then = Member((*exchanges)[i], "then");
+    if (then == nullptr || !then->is_object()) continue;
+    suspends = suspends || IsTrue(Member(*then, "suspend"));
+    if (const Json* approvals = Member(*then, "approvals"); approvals && approvals->is_array()) {
+      approves = approves || !approvals->empty();
+      for (std::size_t j = 0; j < approvals->size(); ++j) {
+        const Json* id = Member((*approvals)[j], "id");
+        if (id == nullptr || !id->is_string()) continue;
+        if (!recorded.insert(id->get<std::string>()).second) {
+          out.push_back({std::string(kApprovalReference),
+                         where + "/approvals/" + std::to_string(j) + "/id",
+                         "approval id " + Quoted(id->get<std::string>()) +
+                             " is recorded twice; approval ids are unique in a case"});
+        }
+      }
+    }
+    const Json* results = Member(*then, "results");
+    for (std::size_t j = 0; results != nullptr && results->is_array() && j < results->size();
+         ++j) {
+      const Json& result = (*results)[j];
+      const bool gated = IsTrue(Member(result, "gated"));
+      approves = approves || gated;
+      const Json* approval = Member(result, "approval");
+      if (approval == nullptr || !approval->is_string()) continue;
+      const std::string at = where + "/results/" + std::to_string(j) + "/approval";
+      if (!gated) {
+        out.push_back({std::string(kApprovalReference), at,
+                       "only a gated result presents an approval; add \"gated\": true"});
+      } else if (!recorded.count(approval->get<std::string>())) {
+        out.push_back({std::string(kApprovalReference), at,
+                       "approval " + Quoted(approval->get<std::string>()) +
+                           " is not recorded in this or an earlier exchange"});
+      }
+    }
+  }
+  if (suspends && !HasFeature(document, "persistence")) {
+    out.push_back({std::string(kFeatureDeclared), "/features",
+                   "the case goes through a store (stored or then.suspend); list feature "
+                   "\"persistence\""});
+  }
+  if (approves && !HasFeature(document, "approvals")) {
+    out.push_back({std::string(kFeatureDeclared), "/features",
+                   "the case records approvals or gates results; list feature \"approvals\""});
+  }
+}
+
 // INTERPRETING §3.1: an n_ case quotes the ADR sentence that demands the refusal and an i_
 // case says what the ADRs leave open, so every verdict that is not an acceptance can be
 // traced to the text. A y_ case may carry a rationale too; it is not required there.
@@ -322,7 +389,8 @@ const std::vector<std::string_view>& AllRules() {
       kJsonBom,       kJsonDepth,      kJsonNumberRange,  kJsonDuplicateKey, kSchema,
       kPrefixExpect,  kClauseUnknown,  kIdUnique,         kDescriptionStyle, kErrorUnknown,
       kSelectorRange, kSelectorMatch,  kWireRequest,      kRefuseExchange,   kExpectRequests,
-      kResultText,    kTranscriptContent, kRationalePresent};
+      kResultText,    kTranscriptContent, kFeatureDeclared, kApprovalReference,
+      kRationalePresent};
   return all;
 }
 
@@ -372,6 +440,7 @@ std::vector<Finding> CheckDocument(const Json& document, std::string_view file_n
   CheckRationale(document, file_name, out);
   CheckCarriedContents(document, out);
   CheckExpectCounts(document, out);
+  CheckPersistenceAndApprovals(document, out);
   return out;
 }
 

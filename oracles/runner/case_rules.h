@@ -33,6 +33,12 @@ inline constexpr std::string_view kRefuseExchange = "refuse.exchange";
 inline constexpr std::string_view kExpectRequests = "expect.requests";
 inline constexpr std::string_view kResultText = "result.text";
 inline constexpr std::string_view kTranscriptContent = "transcript.content";
+// stored/suspend need feature persistence, approvals and gated results feature approvals
+// (so `--filter persistence` selects every case that goes through a store).
+inline constexpr std::string_view kFeatureDeclared = "feature.declared";
+// Approval ids are unique in the case; a gated result's `approval` names one recorded in its
+// own or an earlier exchange; `approval` appears on gated results only.
+inline constexpr std::string_view kApprovalReference = "approval.reference";
 // An n_ or i_ case says why its verdict follows from the ADR text (INTERPRETING §3).
 inline constexpr std::string_view kRationalePresent = "rationale.present";
 

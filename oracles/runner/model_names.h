@@ -7,6 +7,7 @@
 namespace gemini_oracle::runner {
 
 using model::Actions;
+using model::ApprovalAction;
 using model::CallOrder;
 using model::CallSelector;
 using model::Case;
@@ -18,6 +19,7 @@ using model::Expect;
 using model::Expected;
 using model::ExpectedFromFileName;
 using model::ExpectedFromOutcome;
+using model::kDenialMessage;
 using model::NamedCall;
 using model::ParsedCall;
 using model::Refusal;

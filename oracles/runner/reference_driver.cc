@@ -1,9 +1,15 @@
 #include "oracles/runner/reference_driver.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <numeric>
+#include <random>
 
+#include "reference_impl/approvals.h"
 #include "reference_impl/fault.h"
 #include "reference_impl/http_client.h"
 #include "reference_impl/json_equality.h"
@@ -58,9 +64,53 @@ std::vector<std::size_t> Order(const CallOrder& order, std::size_t count) {
   return indices;
 }
 
-// Applies the client's actions to the turn just appended (fixtures/INTERPRETING.md, "then").
+// The call of turn `turn` with this public id (it is there: the parser made it).
+const ref::ToolCall& CallOfTurn(const ref::Transcript& transcript, std::size_t turn,
+                                const std::string& id) {
+  const auto& calls = transcript.messages.at(turn).tool_calls;
+  const auto it = std::find_if(calls.begin(), calls.end(),
+                               [&](const ref::ToolCall& c) { return c.id == id; });
+  if (it == calls.end()) throw std::runtime_error("a parsed call is missing from its turn");
+  return *it;
+}
+
+std::string SelectorText(const CallSelector& call) {
+  if (const auto* position = std::get_if<std::size_t>(&call)) {
+    return "call " + std::to_string(*position);
+  }
+  const NamedCall& named = std::get<NamedCall>(call);
+  return "{name \"" + named.name + "\"" + (named.args ? ", args}" : "}");
+}
+
+// The parse-order call a selector picks, or a harness error naming the selector and the
+// calls (function names only, never arguments or IDs), so the case author sees which part
+// of the case does not fit the parsed turn.
+std::size_t SelectOrThrow(const CallSelector& selector, const std::vector<ParsedCall>& parsed,
+                          std::size_t exchange) {
+  if (const auto index = Select(selector, parsed)) return *index;
+  std::string names;
+  for (const auto& call : parsed) names += (names.empty() ? "" : ", ") + call.name;
+  throw std::runtime_error("the selector " + SelectorText(selector) + " of exchange " +
+                           std::to_string(exchange) + " picks no single call among the " +
+                           std::to_string(parsed.size()) + " parsed (" +
+                           (names.empty() ? "none" : names) + ")");
+}
+
+std::int64_t NowSeconds() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Applies the client's actions to the turn just appended (fixtures/INTERPRETING.md, "then"),
+// in the order normalize_numbers, call_order, approvals, suspend, results. `suspend` is the
+// application's suspend-and-resume step (it may replace `state` with what the store gives
+// back).
 void ApplyActions(const Actions& actions, const std::vector<ParsedCall>& parsed,
-                  ref::Transcript& transcript, std::size_t exchange) {
+                  ref::ConversationState& state, std::size_t exchange,
+                  const std::function<void()>& suspend) {
+  ref::Transcript& transcript = state.transcript;
+  const std::size_t turn_index = transcript.messages.size() - 1;
   ref::Message& turn = transcript.messages.back();
   if (actions.normalize_numbers) {
     for (auto& call : turn.tool_calls) call.arguments = NormalizeNumbers(call.arguments);
@@ -82,36 +132,27 @@ void ApplyActions(const Actions& actions, const std::vector<ParsedCall>& parsed,
     }
     turn.tool_calls = std::move(reordered);
   }
+  for (const ApprovalAction& approval : actions.approvals) {
+    const std::size_t index = SelectOrThrow(approval.call, parsed, exchange);
+    ref::RecordApproval(state, approval.id, CallOfTurn(transcript, turn_index, parsed[index].id),
+                        approval.approve ? ref::Approval::Status::kApproved
+                                         : ref::Approval::Status::kDenied,
+                        NowSeconds());
+  }
+  if (actions.suspend) suspend();
   // Under driver.results_paired_by_list_position the framework pairs each result with the call
   // at its selector's position in the reordered generic list instead of the selected call.
   const std::vector<ref::ToolCall> listed = GEMINI_FAULT("driver.results_paired_by_list_position")
-                                                ? turn.tool_calls
+                                                ? transcript.messages[turn_index].tool_calls
                                                 : std::vector<ref::ToolCall>{};
   // Under driver.results_paired_by_signature the framework attaches each result to the first
   // call not yet answered with the same name and arguments as the selected call.
   std::vector<bool> answered_by_signature(
       GEMINI_FAULT("driver.results_paired_by_signature") ? parsed.size() : 0, false);
   for (const Result& result : actions.results) {
-    const auto index = Select(result.call, parsed);
-    if (!index) {
-      // Names the selector and the calls (function names only, never arguments or IDs), so
-      // the case author sees which part of the case does not fit the parsed turn.
-      std::string names;
-      for (const auto& call : parsed) names += (names.empty() ? "" : ", ") + call.name;
-      std::string selector;
-      if (const auto* position = std::get_if<std::size_t>(&result.call)) {
-        selector = "call " + std::to_string(*position);
-      } else {
-        const NamedCall& named = std::get<NamedCall>(result.call);
-        selector = "{name \"" + named.name + "\"" + (named.args ? ", args}" : "}");
-      }
-      throw std::runtime_error("the result selector " + selector + " of exchange " +
-                               std::to_string(exchange) + " picks no single call among the " +
-                               std::to_string(parsed.size()) + " parsed (" +
-                               (names.empty() ? "none" : names) + ")");
-    }
-    ParsedCall call = parsed[*index];
-    if (*index < listed.size()) call = ParsedCall{listed[*index].id, listed[*index].name, {}};
+    const std::size_t index = SelectOrThrow(result.call, parsed, exchange);
+    ParsedCall call = parsed[index];
+    if (index < listed.size()) call = ParsedCall{listed[index].id, listed[index].name, {}};
     for (std::size_t j = 0; j < answered_by_signature.size(); ++j) {
       if (!answered_by_signature[j] && parsed[j].name == call.name &&
           ref::ArgumentsEqual(parsed[j].arguments, call.arguments)) {
@@ -119,6 +160,17 @@ void ApplyActions(const Actions& actions, const std::vector<ParsedCall>& parsed,
         call = parsed[j];
         break;
       }
+    }
+    // A gated tool runs only under an approval of this very call (ADR-226.19); the call as
+    // the conversation holds it now, after any resume.
+    if (result.gated &&
+        !ref::Authorizes(state, CallOfTurn(transcript, turn_index, call.id),
+                         result.approval.empty()
+                             ? std::nullopt
+                             : std::optional<std::string_view>(result.approval))) {
+      transcript.messages.push_back(
+          ref::ToolResultMessage(call.id, call.name, kDenialMessage, /*is_error=*/true));
+      continue;
     }
     switch (result.kind) {
       case Result::Kind::kJson:
@@ -167,9 +219,75 @@ void ReferenceDriver::Cancel() {
   if (client_) client_->Cancel();
 }
 
+namespace {
+
+// A conversation id no earlier run into the same store used: the case id, this process and a
+// per-process counter.
+std::string FreshConversationId(const Case& c) {
+  static const std::string process = [] {
+    std::random_device device;
+    return std::to_string(::getpid()) + "." + std::to_string(device());
+  }();
+  static std::atomic<std::uint64_t> counter{0};
+  return c.id + "#" + process + "." + std::to_string(++counter);
+}
+
+// Every column of the stored row, length-prefixed: equal strings, equal bytes (ADR-224.9).
+std::string RowBytes(const std::optional<ref::StoredRow>& row) {
+  if (!row) return "";
+  std::string bytes;
+  for (const std::string* field : {&row->conversation_id, &row->key_id, &row->nonce,
+                                   &row->ciphertext}) {
+    bytes += std::to_string(field->size()) + ":" + *field;
+  }
+  return bytes + std::to_string(row->version) + ":" + std::to_string(row->updated_at);
+}
+
+}  // namespace
+
+ReferenceDriver::~ReferenceDriver() {
+  store_.reset();
+  if (!temporary_store_dir_.empty()) {
+    std::error_code ignored;
+    std::filesystem::remove_all(temporary_store_dir_, ignored);
+  }
+}
+
+bool ReferenceDriver::Persists(const Case& c) const {
+  return !store_settings_.url.empty() || c.Suspends();
+}
+
+ref::StateStore& ReferenceDriver::Store() {
+  if (store_) return *store_;
+  if (!store_settings_.url.empty()) {
+    store_ = ref::OpenStateStore(store_settings_.url,
+                                 store_settings_.keyring.value_or(ref::Keyring::Ephemeral()));
+    return *store_;
+  }
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / "gemini-oracle-store.XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    throw std::runtime_error("cannot create a folder for the temporary state store");
+  }
+  temporary_store_dir_ = pattern;
+  store_ = ref::OpenStateStore("sqlite:" + (temporary_store_dir_ / "state.sqlite3").string(),
+                               ref::Keyring::Ephemeral());
+  return *store_;
+}
+
 DriverReport ReferenceDriver::Run(const Case& c, const std::string& base_url) {
+  return RunConversation(c, base_url, Persists(c));
+}
+
+DriverReport ReferenceDriver::RunInMemory(const Case& c, const std::string& base_url) {
+  return RunConversation(c, base_url, false);
+}
+
+DriverReport ReferenceDriver::RunConversation(const Case& c, const std::string& base_url,
+                                              bool persist) {
   DriverReport report;
-  ref::Transcript transcript;
+  ref::ConversationState state;
+  ref::Transcript& transcript = state.transcript;
   ref::RequestOptions options = OptionsOf(c);
   {
     std::lock_guard lock(client_mutex_);
@@ -188,6 +306,30 @@ DriverReport ReferenceDriver::Run(const Case& c, const std::string& base_url) {
     }
   }
   ref::GeminiHttpClient& client = *client_;
+
+  // The application's suspension: the whole conversation state sealed into the store, then
+  // resumed as a fresh adapter would, and only what the store gave back is used from here on
+  // (ADR-226.18). `every_turn` (a store URL was given) suspends after each turn as well.
+  const bool every_turn = persist && !store_settings_.url.empty();
+  const std::string conversation = persist ? FreshConversationId(c) : std::string();
+  std::uint64_t version = 0;
+  const auto suspend = [&] {
+    if (!persist) return;
+    ref::StateStore& store = Store();
+    std::vector<ref::Approval> approvals = std::move(state.approvals);
+    const std::uint64_t counter = state.public_id_counter;
+    state = ref::StateOfTranscript(std::move(state.transcript), counter);
+    state.approvals = std::move(approvals);
+    version = store.Suspend(conversation, state, version);
+    ref::ResumedState resumed = store.Resume(conversation);
+    state = std::move(resumed.state);
+    version = resumed.version;
+    report.persisted = true;
+  };
+  const auto stored_bytes = [&]() -> std::string {
+    if (!persist || version == 0) return "";
+    return RowBytes(Store().ReadRaw(conversation));
+  };
 
   std::size_t exchange = 0;
   const auto refuse = [&](const ref::ProviderError& e, const char* phase) {
@@ -212,6 +354,7 @@ DriverReport ReferenceDriver::Run(const Case& c, const std::string& base_url) {
       refuse(e, "build");
       return report;
     }
+    if (c.stored || every_turn) suspend();
     for (const Exchange& ex : c.exchanges) {
       ++exchange;
       ExchangeReport& er = report.exchanges.emplace_back();
@@ -219,6 +362,7 @@ DriverReport ReferenceDriver::Run(const Case& c, const std::string& base_url) {
       options.tool_mode = ex.tool_mode;
       Json request;
       er.transcript_before_build = DumpJson(ref::ToJson(transcript));
+      er.stored_before_build = stored_bytes();
       try {
         request = ref::BuildRequest(transcript, options);
       } catch (const ref::ProviderError& e) {
@@ -228,7 +372,11 @@ DriverReport ReferenceDriver::Run(const Case& c, const std::string& base_url) {
         untyped(e, "build");
         return report;
       }
+      // Under driver.state_saved_during_build the application saves the conversation again
+      // while it sends ("save before send"): the same content, sealed anew.
+      if (version > 0 && GEMINI_FAULT("driver.state_saved_during_build")) suspend();
       er.transcript_after_build = DumpJson(ref::ToJson(transcript));
+      er.stored_after_build = stored_bytes();
       er.request_built = true;
       if (hook_) hook_(request);
       Json response;
@@ -243,7 +391,7 @@ DriverReport ReferenceDriver::Run(const Case& c, const std::string& base_url) {
       }
       ref::Message turn;
       try {
-        turn = ref::ParseResponse(response, transcript);
+        turn = ref::ParseResponse(response, transcript, state.public_id_counter);
       } catch (const ref::ProviderError& e) {
         refuse(e, "parse");
         return report;
@@ -256,8 +404,13 @@ DriverReport ReferenceDriver::Run(const Case& c, const std::string& base_url) {
         er.calls.push_back(ParsedCall{call.id, call.name, call.arguments});
       }
       transcript.messages.push_back(std::move(turn));
-      ApplyActions(ex.then, er.calls, transcript, exchange);
+      ApplyActions(ex.then, er.calls, state, exchange, suspend);
+      if (every_turn) suspend();
     }
+  } catch (const ref::ProviderError& e) {
+    // The store failed (unavailable, conflict, ...): the application could not go on, which
+    // says nothing about the adapter; the message carries no stored content.
+    report.harness_error = std::string("reference driver: state store: ") + e.what();
   } catch (const std::exception& e) {
     report.harness_error = std::string("reference driver: ") + e.what();
   }

@@ -219,12 +219,31 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     turn.delay = std::chrono::milliseconds(ex.response.delay_ms);
     turns.push_back(std::move(turn));
   }
+  // A conversation the driver suspends into a store is first run kept in memory, under its
+  // own script, so the resume-equivalence judge has the requests to compare (ADR-226.18).
+  std::optional<std::vector<capture::JournalEntry>> baseline_journal;
+  std::optional<DriverReport> baseline_report;
+  if (driver.Persists(c)) {
+    const std::string baseline = server.AddScript(turns);
+    DriverReport in_memory;
+    try {
+      in_memory = driver.RunInMemory(c, server.BaseUrl(baseline));
+    } catch (const std::exception& e) {
+      in_memory.harness_error = std::string("driver threw: ") + e.what();
+    }
+    baseline_journal = server.Journal(baseline);
+    server.RemoveScript(baseline);
+    baseline_report = std::move(in_memory);
+  }
   const std::string script = server.AddScript(std::move(turns));
   DriverReport report;
   try {
     report = driver.Run(c, server.BaseUrl(script));
   } catch (const std::exception& e) {
     report.harness_error = std::string("driver threw: ") + e.what();
+  }
+  if (baseline_report && baseline_report->harness_error && !report.harness_error) {
+    report.harness_error = "the run kept in memory: " + *baseline_report->harness_error;
   }
   const std::vector<capture::JournalEntry> journal = server.Journal(script);
   server.RemoveScript(script);
@@ -245,6 +264,10 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     SentBodies sent(journal);
     checks::CaseRun run{c, journal, report};
     run.profile = options.profile;
+    if (baseline_journal) {
+      run.baseline_journal = &*baseline_journal;
+      run.baseline_report = &*baseline_report;
+    }
     std::vector<checks::Finding> findings = checks::JudgeAll(run);
     // A clause the run's profile does not judge (registry `profiles`) is not judged on the
     // wire, whichever judge found something about it. Outcome findings (a refusal where

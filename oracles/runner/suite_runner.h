@@ -56,7 +56,7 @@ struct SuiteOptions {
   /// results that gate keep them.
   bool keep_requests = false;
   /// Features the driver cannot run yet; such cases are skipped with a reason.
-  std::vector<std::string> unsupported_features = {"streaming", "persistence"};
+  std::vector<std::string> unsupported_features = {"streaming"};
   /// Result `file` paths are written relative to this folder (the source root), so reports
   /// name the same file on every machine. Empty: as loaded.
   std::filesystem::path relative_to;

@@ -291,6 +291,77 @@ TEST(RunCommand, UnknownFaultIsBadInput) {
   EXPECT_THAT(c.out, ::testing::Not(HasSubstr("passed")));
 }
 
+// Runs with --store: every conversation goes through the encrypted SQLite file, the index
+// names the store (never a secret), and the file holds one sealed row per conversation.
+TEST(RunCommand, StoreSuspendsEveryConversation) {
+  TempDir dir, reports, state;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  const std::filesystem::path key = state.Write("state.key", "# test key\n" + std::string(64, 'a') + "\n");
+  RunArgs args;
+  args.store = "sqlite:" + (state.path() / "s.sqlite3").string();
+  args.store_key_file = key;
+  const Captured c = RunCli(dir, reports.path(), args);
+  ASSERT_EQ(c.status, 0) << c.out << c.err;
+  const auto index = nlohmann::json::parse(ReadText(reports.path() / "index.json"));
+  EXPECT_EQ(index["context"]["store"], args.store);
+  StoreArgs info{"info", args.store, key};
+  std::ostringstream out, err;
+  ASSERT_EQ(StoreCommand(info, out, err), 0) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("1 conversation, 1 sealed under the current key"));
+}
+
+// Bad store settings stop the run before any case, with the code and exit 4; a password in
+// the URL is refused and never echoed.
+TEST(RunCommand, BadStoreSettingsAreBadInput) {
+  TempDir dir, reports, state;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  for (const std::string& url : {std::string("postgres://x/y"), std::string("sqlite:"),
+                                std::string("mariadb://user:s3cr3t-pw@127.0.0.1:3306/db")}) {
+    RunArgs args;
+    args.store = url;
+    const Captured c = RunCli(dir, reports.path(), args);
+    EXPECT_EQ(c.status, kExitBadInput) << url << c.out << c.err;
+    EXPECT_THAT(c.err, HasSubstr("[store.url_malformed]")) << url;
+    EXPECT_THAT(c.out + c.err, ::testing::Not(HasSubstr("s3cr3t-pw")));
+  }
+  RunArgs bad_key;
+  bad_key.store = "sqlite:" + (state.path() / "s.sqlite3").string();
+  bad_key.store_key_file = state.Write("bad.key", "not-a-key-SENTINEL\n");
+  const Captured c = RunCli(dir, reports.path(), bad_key);
+  EXPECT_EQ(c.status, kExitBadInput) << c.out << c.err;
+  EXPECT_THAT(c.err, HasSubstr("[store.key_malformed]"));
+  EXPECT_THAT(c.err, ::testing::Not(HasSubstr("SENTINEL")));
+}
+
+// keygen prints a key line; rekey re-seals rows under the first key of a rotated key file,
+// after which the old key alone no longer opens them.
+TEST(StoreCommand, KeygenAndRekeyRotateKeys) {
+  TempDir state;
+  std::ostringstream k1, k2, err;
+  ASSERT_EQ(StoreCommand(StoreArgs{"keygen", "", ""}, k1, err), 0);
+  ASSERT_EQ(StoreCommand(StoreArgs{"keygen", "", ""}, k2, err), 0);
+  EXPECT_THAT(k1.str(), ::testing::MatchesRegex("# key id [0-9a-f]{16}\n[0-9a-f]{64}\n"));
+  EXPECT_NE(k1.str(), k2.str());
+  const auto old_key = state.Write("old.key", k1.str());
+  const auto rotated = state.Write("rotated.key", k2.str() + k1.str());
+  const auto new_only = state.Write("new.key", k2.str());
+  // One conversation sealed under the old key, by a run.
+  TempDir dir, reports;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  RunArgs args;
+  args.store = "sqlite:" + (state.path() / "s.sqlite3").string();
+  args.store_key_file = old_key;
+  ASSERT_EQ(RunCli(dir, reports.path(), args).status, 0);
+  std::ostringstream out, info_err;
+  EXPECT_EQ(StoreCommand(StoreArgs{"rekey", args.store, rotated}, out, err), 0) << err.str();
+  EXPECT_THAT(out.str(), HasSubstr("1 conversation re-encrypted"));
+  std::ostringstream info;
+  EXPECT_EQ(StoreCommand(StoreArgs{"info", args.store, new_only}, info, info_err), 0);
+  EXPECT_THAT(info.str(), HasSubstr("1 sealed under the current key"));
+  std::ostringstream none;
+  EXPECT_EQ(StoreCommand(StoreArgs{"rekey", "", rotated}, none, info_err), kExitBadInput);
+}
+
 // Flags a must-clause without a case and exits nonzero.
 TEST(ClausesCommand, FlagsUncoveredMustClauses) {
   TempDir dir;

@@ -81,6 +81,29 @@ TEST_F(Gate, ReferenceImplementationPassesTheCorpus) {
   EXPECT_GE(passed, 70u);
 }
 
+// Passes with every conversation suspended into an encrypted SQLite store and resumed after
+// every turn: each request equals the one sent kept in memory (ADR-226.18), and no build
+// rewrites the stored row (ADR-224.9). Every case was compared with its in-memory run.
+TEST_F(Gate, ReferenceImplementationPassesWithEveryConversationStored) {
+  const gemini_oracle::testing::TempDir dir;
+  SuiteOptions options;
+  options.jobs = 2;
+  options.seed = 13;
+  options.beyond_gates = true;
+  ReferenceDriver::StoreSettings store;
+  store.url = "sqlite:" + (dir.path() / "gate.sqlite3").string();
+  const nlohmann::json results = RunSuite(
+      corpus_->cases, loader_->registry(),
+      [store] { return std::make_unique<ReferenceDriver>(store); }, options);
+  ASSERT_EQ(results.size(), corpus_->cases.size());
+  for (const auto& r : results) {
+    EXPECT_FALSE(reports::Gates(r)) << r.dump(2);
+    for (const auto& note : r.value("not_judged", nlohmann::json::array())) {
+      EXPECT_NE(note["clause"], "ADR-226.18") << r.dump(2);
+    }
+  }
+}
+
 // Passes under the portable profile too: what the adr profile accepts, gemini accepts.
 TEST_F(Gate, ReferenceImplementationPassesUnderTheGeminiProfile) {
   const nlohmann::json results = RunWith({}, checks::Profile::kGemini);

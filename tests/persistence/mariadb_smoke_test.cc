@@ -11,46 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "tests/mariadb_settings.h"
+
 namespace gemini_oracle {
 namespace {
-
-constexpr char kRequiredHint[] =
-    "MariaDB is required in CI: run through scripts/test, which starts it "
-    "(or eval \"$(scripts/mariadb start)\" in the shell that runs ctest)";
-
-struct Settings {
-  std::string socket;
-  std::string user;
-  std::string password;
-  std::string database;
-};
-
-std::optional<std::string> Env(const char* name) {
-  const char* value = std::getenv(name);
-  if (value == nullptr || *value == '\0') return std::nullopt;
-  return std::string(value);
-}
-
-// Every variable scripts/mariadb exports that a socket connection needs; nullopt if one is
-// missing (`missing` names it).
-std::optional<Settings> SettingsFromEnv(std::string* missing) {
-  Settings s;
-  const std::pair<const char*, std::string*> vars[] = {
-      {"GEMINI_ORACLE_MARIADB_SOCKET", &s.socket},
-      {"GEMINI_ORACLE_MARIADB_USER", &s.user},
-      {"GEMINI_ORACLE_MARIADB_PASSWORD", &s.password},
-      {"GEMINI_ORACLE_MARIADB_DATABASE", &s.database},
-  };
-  for (const auto& [name, field] : vars) {
-    const auto value = Env(name);
-    if (!value) {
-      *missing = name;
-      return std::nullopt;
-    }
-    *field = *value;
-  }
-  return s;
-}
 
 struct ConnectionCloser {
   void operator()(MYSQL* c) const { mysql_close(c); }
@@ -65,13 +29,14 @@ class MariaDbSmoke : public ::testing::Test {
  protected:
   void SetUp() override {
     std::string missing;
-    const auto settings = SettingsFromEnv(&missing);
-    if (!settings) {
-      if (Env("CI")) {
-        FAIL() << kRequiredHint << " (" << missing << " is not set)";
+    settings_ = testing::LoadMariaDbSettings(&missing);
+    if (!settings_) {
+      if (testing::MariaDbRequired()) {
+        FAIL() << testing::kMariaDbRequiredHint << " (" << missing << ")";
       }
-      GTEST_SKIP() << missing << " is not set. " << kRequiredHint;
+      GTEST_SKIP() << missing << ". " << testing::kMariaDbRequiredHint;
     }
+    const auto& settings = settings_;
     conn_.reset(mysql_init(nullptr));
     ASSERT_NE(conn_, nullptr);
     // "localhost" plus a socket path: the connector uses the Unix socket, not TCP.
@@ -175,6 +140,7 @@ class MariaDbSmoke : public ::testing::Test {
     return bytes;
   }
 
+  std::optional<testing::MariaDbSettings> settings_;
   Connection conn_;
   std::string table_;
 };
@@ -188,8 +154,8 @@ TEST_F(MariaDbSmoke, ConnectsOverTheSocket) {
   ASSERT_NE(res, nullptr);
   MYSQL_ROW row = mysql_fetch_row(res);
   ASSERT_NE(row, nullptr);
-  EXPECT_STREQ(row[0], Env("GEMINI_ORACLE_MARIADB_DATABASE")->c_str());
-  EXPECT_EQ(std::string(row[1]).rfind(*Env("GEMINI_ORACLE_MARIADB_USER") + "@", 0), 0u) << row[1];
+  EXPECT_EQ(std::string(row[0]), settings_->database);
+  EXPECT_EQ(std::string(row[1]).rfind(settings_->user + "@", 0), 0u) << row[1];
   mysql_free_result(res);
 }
 

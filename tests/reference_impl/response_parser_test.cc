@@ -173,5 +173,19 @@ TEST(ResponseParser, RefusesMalformedResponses) {
   }
 }
 
+// A stored counter keeps new public ids past those issued before the transcript was trimmed.
+TEST(ResponseParser, NumbersPastTheStoredCounter) {
+  const Transcript empty;
+  const Message turn = ParseResponse(
+      testing::ResponseWithParts(R"([{"functionCall":{"name":"f","args":{}}}])"), empty, 7);
+  ASSERT_EQ(turn.tool_calls.size(), 1u);
+  EXPECT_EQ(turn.tool_calls[0].id, "tc_8");
+  EXPECT_EQ(ParseResponse(testing::ResponseWithParts(R"([{"functionCall":{"name":"f","args":{}}}])"),
+                          empty)
+                .tool_calls[0]
+                .id,
+            "tc_1");
+}
+
 }  // namespace
 }  // namespace gemini_oracle::ref

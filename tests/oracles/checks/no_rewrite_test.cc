@@ -49,5 +49,32 @@ TEST(NoRewrite, ReportsChangedSnapshot) {
             "/0/provider_state/gemini/native_parts/0/functionCall/args");
 }
 
+// Stored rows equal around every build (or no store at all): nothing to report.
+TEST(NoRewrite, AcceptsUnchangedStoredRow) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[1].stored_before_build = std::string("row\0bytes", 9);
+  report.exchanges[1].stored_after_build = std::string("row\0bytes", 9);
+  EXPECT_TRUE(JudgeNoRewrite({c, journal, report}).empty());
+}
+
+// A stored row sealed anew during a build is a rewrite (ADR-224.9), reported with lengths
+// only, never the bytes.
+TEST(NoRewrite, ReportsStoredRowRewrittenByBuild) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[1].stored_before_build = "sealed-once";
+  report.exchanges[1].stored_after_build = "sealed-twice";
+  const auto findings = JudgeNoRewrite({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-224.9");
+  EXPECT_EQ(findings[0].request, 2u);
+  EXPECT_EQ(findings[0].expected["stored_bytes"], 11);
+  EXPECT_EQ(findings[0].actual["stored_bytes"], 12);
+  EXPECT_EQ(Describe(findings).find("sealed"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gemini_oracle::checks

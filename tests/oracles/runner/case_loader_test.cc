@@ -504,7 +504,7 @@ TEST(CaseRules, RuleNamesAreUnique) {
   const auto& all = rules::AllRules();
   std::set<std::string_view> unique(all.begin(), all.end());
   EXPECT_EQ(unique.size(), all.size());
-  EXPECT_EQ(all.size(), 23u);
+  EXPECT_EQ(all.size(), 25u);
 }
 
 // Refuses a number no double holds (1e999), naming the file, line and column.
@@ -700,6 +700,61 @@ TEST_F(CaseLoaderTest, TextResultMustNotBeJson) {
   EXPECT_TRUE(
       LoadText("adr-226/y_text.json", Replace(kGood, R"("text": "two")", R"("text": "2 apples")"))
           .diagnostics.empty());
+}
+
+// Requires the persistence and approvals features on cases that use a store or approvals, so
+// `--filter persistence` selects them all.
+TEST_F(CaseLoaderTest, StoreAndApprovalsNeedTheirFeatures) {
+  const std::string suspends = Replace(kGood, R"("call_order": "reverse",)",
+                                       R"("call_order": "reverse", "suspend": true,)");
+  EXPECT_EQ(OfRule(LoadText("adr-226/y_s.json", suspends).diagnostics, rules::kFeatureDeclared)
+                .size(),
+            1u);
+  EXPECT_TRUE(LoadText("adr-226/y_s.json",
+                       Replace(suspends, R"(["parallel"])", R"(["parallel", "persistence"])"))
+                  .diagnostics.empty());
+  const std::string stored = Replace(kGood, R"("features": ["parallel"],)",
+                                     R"("features": ["parallel"], "stored": true,)");
+  EXPECT_EQ(
+      OfRule(LoadText("adr-226/y_t.json", stored).diagnostics, rules::kFeatureDeclared).size(),
+      1u);
+  const std::string gated =
+      Replace(kGood, R"({"call": 0, "json": {"r": 1}})", R"({"call": 0, "json": {"r": 1}, "gated": true})");
+  EXPECT_EQ(
+      OfRule(LoadText("adr-226/y_g.json", gated).diagnostics, rules::kFeatureDeclared).size(), 1u);
+}
+
+// An approval id is recorded once, presented only by gated results, and only after it was
+// recorded; approval selectors are checked like result selectors.
+TEST_F(CaseLoaderTest, ApprovalReferencesResolve) {
+  const std::string base =
+      Replace(Replace(kGood, R"(["parallel"])", R"(["parallel", "approvals"])"),
+              R"("call_order": "reverse",)",
+              R"("call_order": "reverse", "approvals": [{"call": 0, "decision": "approve", "id": "ap"}],)");
+  EXPECT_TRUE(LoadText("adr-226/y_a.json", base).diagnostics.empty())
+      << Dump(LoadText("adr-226/y_a.json", base).diagnostics);
+  const auto rule_count = [&](const std::string& text, std::string_view rule) {
+    return OfRule(LoadText("adr-226/y_a.json", text).diagnostics, rule).size();
+  };
+  EXPECT_EQ(rule_count(Replace(base, R"({"call": 0, "json": {"r": 1}})",
+                               R"({"call": 0, "json": {"r": 1}, "gated": true, "approval": "ap"})"),
+                       rules::kApprovalReference),
+            0u);
+  EXPECT_EQ(rule_count(Replace(base, R"({"call": 0, "json": {"r": 1}})",
+                               R"({"call": 0, "json": {"r": 1}, "approval": "ap"})"),
+                       rules::kApprovalReference),
+            1u);
+  EXPECT_EQ(rule_count(Replace(base, R"({"call": 0, "json": {"r": 1}})",
+                               R"({"call": 0, "json": {"r": 1}, "gated": true, "approval": "nope"})"),
+                       rules::kApprovalReference),
+            1u);
+  EXPECT_EQ(rule_count(Replace(base, R"("id": "ap"}])",
+                               R"("id": "ap"}, {"call": 1, "decision": "deny", "id": "ap"}])"),
+                       rules::kApprovalReference),
+            1u);
+  EXPECT_EQ(rule_count(Replace(base, R"({"call": 0, "decision")", R"({"call": 5, "decision")"),
+                       rules::kSelectorRange),
+            1u);
 }
 
 // Checks a subfolder with the rules of a case folder, as run does: a stray file is reported.

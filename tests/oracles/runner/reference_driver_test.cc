@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "oracles/capture/capture_server.h"
+#include "tests/temp_dir.h"
 
 namespace gemini_oracle::runner {
 namespace {
@@ -92,6 +95,107 @@ TEST(ReferenceDriver, PassesToolConfigAndRefusalLocation) {
   EXPECT_EQ(located.refusal->code, "replay.native_id_duplicate");
   EXPECT_EQ(located.refusal->message_index, 1u);
   EXPECT_EQ(located.refusal->part_index, 2u);
+}
+
+
+// A call with a native id and a signature, then a closing text: the two answers of a
+// conversation that suspends in between.
+std::vector<capture::ScriptedResponse> CallThenText() {
+  capture::ScriptedResponse call;
+  call.body = R"({"candidates":[{"content":{"role":"model","parts":[)"
+              R"({"functionCall":{"id":"call_1","name":"delete_file","args":{"path":"a","n":1.0,"o":{}}},)"
+              R"("thoughtSignature":"c2ln"}]}}]})";
+  capture::ScriptedResponse text;
+  text.body = R"({"candidates":[{"content":{"role":"model","parts":[{"text":"done"}]}}]})";
+  return {call, text};
+}
+
+Case SuspendingCase(bool gated, bool approve) {
+  Case c;
+  c.id = "persistence/y_x";
+  Exchange first;
+  first.user = "go";
+  if (approve) first.then.approvals.push_back(ApprovalAction{std::size_t{0}, true, "ap_1"});
+  first.then.suspend = true;
+  Result result;
+  result.call = std::size_t{0};
+  result.value = Json::object();
+  result.gated = gated;
+  first.then.results.push_back(result);
+  c.exchanges.push_back(first);
+  c.exchanges.push_back(Exchange{});
+  return c;
+}
+
+// A case that suspends goes through a store (a temporary SQLite file when none is given):
+// the report says so, the stored row is unchanged by the next build, and the requests are
+// those of the same conversation kept in memory, byte for byte.
+TEST(ReferenceDriver, SuspendsThroughTemporaryStore) {
+  capture::CaptureServer server;
+  const Case c = SuspendingCase(false, false);
+  ReferenceDriver driver;
+  ASSERT_TRUE(driver.Persists(c));
+  const std::string stored_script = server.AddScript(CallThenText());
+  const DriverReport stored = driver.Run(c, server.BaseUrl(stored_script));
+  ASSERT_FALSE(stored.harness_error) << *stored.harness_error;
+  ASSERT_FALSE(stored.refusal) << stored.refusal->code;
+  EXPECT_TRUE(stored.persisted);
+  ASSERT_EQ(stored.exchanges.size(), 2u);
+  EXPECT_TRUE(stored.exchanges[0].stored_before_build.empty());  // not stored yet
+  EXPECT_FALSE(stored.exchanges[1].stored_before_build.empty());
+  EXPECT_EQ(stored.exchanges[1].stored_before_build, stored.exchanges[1].stored_after_build);
+
+  const std::string memory_script = server.AddScript(CallThenText());
+  const DriverReport memory = driver.RunInMemory(c, server.BaseUrl(memory_script));
+  EXPECT_FALSE(memory.persisted);
+  EXPECT_TRUE(memory.exchanges[1].stored_before_build.empty());
+  const auto a = server.Journal(memory_script);
+  const auto b = server.Journal(stored_script);
+  ASSERT_EQ(a.size(), 2u);
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(a[1].body, b[1].body);
+  EXPECT_NE(b[1].body.find(R"("args":{"path":"a","n":1.0,"o":{}})"), std::string::npos) << b[1].body;
+  EXPECT_NE(b[1].body.find(R"("thoughtSignature":"c2ln")"), std::string::npos);
+
+  Case plain = c;
+  plain.exchanges[0].then.suspend = false;
+  EXPECT_FALSE(driver.Persists(plain));
+}
+
+// A gated result runs only under an approval of its own call, recorded before the suspension
+// and read back after it; otherwise the application sends the denial.
+TEST(ReferenceDriver, GatedResultsFollowApprovalsAcrossResume) {
+  for (const bool approve : {true, false}) {
+    capture::CaptureServer server;
+    const std::string script = server.AddScript(CallThenText());
+    ReferenceDriver driver;
+    const DriverReport report = driver.Run(SuspendingCase(true, approve), server.BaseUrl(script));
+    ASSERT_FALSE(report.harness_error) << *report.harness_error;
+    const auto journal = server.Journal(script);
+    ASSERT_EQ(journal.size(), 2u);
+    const bool denied =
+        journal[1].body.find(R"("response":{"error":"not approved"})") != std::string::npos;
+    EXPECT_EQ(denied, !approve) << journal[1].body;
+  }
+}
+
+// With a store URL every conversation is suspended before the first exchange and after
+// every turn, also when the case itself never asks for it.
+TEST(ReferenceDriver, StoreUrlSuspendsEveryConversation) {
+  const testing::TempDir dir;
+  ReferenceDriver::StoreSettings settings;
+  settings.url = "sqlite:" + (dir.path() / "state.sqlite3").string();
+  ReferenceDriver driver(settings);
+  Case c = SuspendingCase(false, false);
+  c.exchanges[0].then.suspend = false;
+  ASSERT_TRUE(driver.Persists(c));
+  capture::CaptureServer server;
+  const std::string script = server.AddScript(CallThenText());
+  const DriverReport report = driver.Run(c, server.BaseUrl(script));
+  ASSERT_FALSE(report.harness_error) << *report.harness_error;
+  EXPECT_TRUE(report.persisted);
+  EXPECT_FALSE(report.exchanges[0].stored_before_build.empty());
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "state.sqlite3"));
 }
 
 }  // namespace

@@ -236,5 +236,72 @@ TEST(RunSuite, UnjudgeableCheckIsListedAsNotJudged) {
   for (const auto& finding : results[0]["findings"]) EXPECT_NE(finding["clause"], "ADR-224.9");
 }
 
+
+// A driver that says it suspends conversations; the run through its "store" sends `stored`,
+// the run kept in memory sends `memory`.
+class PersistingDriver : public Driver {
+ public:
+  PersistingDriver(std::string memory, std::string stored, int* in_memory_runs = nullptr)
+      : memory_(std::move(memory)), stored_(std::move(stored)), in_memory_runs_(in_memory_runs) {}
+  std::string Name() const override { return "persisting"; }
+  bool Persists(const Case&) const override { return true; }
+  DriverReport Run(const Case&, const std::string& base_url) override {
+    return Send(base_url, stored_, true);
+  }
+  DriverReport RunInMemory(const Case&, const std::string& base_url) override {
+    if (in_memory_runs_ != nullptr) ++*in_memory_runs_;
+    return Send(base_url, memory_, false);
+  }
+
+ private:
+  static DriverReport Send(const std::string& base_url, const std::string& body, bool persisted) {
+    ref::ClientOptions options;
+    options.base_url = base_url;
+    ref::GeminiHttpClient client(options);
+    client.GenerateContent("gemini-2.5-flash", Json::parse(body));
+    DriverReport report;
+    report.persisted = persisted;
+    auto& exchange = report.exchanges.emplace_back();
+    exchange.request_built = exchange.response_parsed = true;
+    exchange.transcript_before_build = exchange.transcript_after_build = "[]";
+    return report;
+  }
+  std::string memory_;
+  std::string stored_;
+  int* in_memory_runs_;
+};
+
+// Runs a conversation that goes through a store a second time kept in memory, and judges the
+// two against each other (ADR-226.18): equal requests pass, a number kind lost in the store
+// fails the case.
+TEST(RunSuite, PersistedRunIsComparedWithTheRunKeptInMemory) {
+  const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
+  Case c = MakeCase("persistence/y_a", {"ADR-226.18"}, {"persistence"});
+  c.expected = c.expect.outcome = Expected::kAccept;
+  c.expect.requests = 1;
+  Exchange exchange;
+  exchange.user = "go";
+  exchange.response.body = Json::parse(R"({"candidates":[{"content":{"parts":[{"text":"x"}]}}]})");
+  c.exchanges.push_back(exchange);
+  const std::string body = R"({"contents":[{"role":"user","parts":[{"text":"go"}]}],"n":1.0})";
+  const std::string lost = R"({"contents":[{"role":"user","parts":[{"text":"go"}]}],"n":1})";
+  int in_memory_runs = 0;
+  const nlohmann::json same = RunSuite(
+      {c}, registry,
+      [&] { return std::make_unique<PersistingDriver>(body, body, &in_memory_runs); },
+      SuiteOptions{});
+  ASSERT_EQ(same.size(), 1u);
+  EXPECT_EQ(same[0]["verdict"], "pass") << same[0].dump(2);
+  EXPECT_EQ(in_memory_runs, 1);
+  const nlohmann::json differs = RunSuite(
+      {c}, registry, [&] { return std::make_unique<PersistingDriver>(body, lost); },
+      SuiteOptions{});
+  ASSERT_EQ(differs.size(), 1u);
+  EXPECT_EQ(differs[0]["verdict"], "fail") << differs[0].dump(2);
+  bool cited = false;
+  for (const auto& f : differs[0]["findings"]) cited = cited || f["clause"] == "ADR-226.18";
+  EXPECT_TRUE(cited) << differs[0].dump(2);
+}
+
 }  // namespace
 }  // namespace gemini_oracle::runner

@@ -1,0 +1,125 @@
+// The resume-equivalence judge: ADR-226.18 from a run through a store and the same case kept in
+// memory. Literal controls: identical runs pass, each kind of difference is one finding.
+#include "tests/oracles/checks/checks_test_support.h"
+
+namespace gemini_oracle::checks {
+namespace {
+
+using testing::MakeCase;
+using testing::MakeJournal;
+using testing::Replace;
+
+struct Runs {
+  model::Case c = MakeCase(testing::kParallelCase);
+  std::vector<capture::JournalEntry> memory =
+      MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  std::vector<capture::JournalEntry> stored =
+      MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  model::DriverReport memory_report = testing::ParallelReport();
+  model::DriverReport stored_report = testing::ParallelReport();
+
+  Runs() { stored_report.persisted = true; }
+
+  std::vector<Finding> Judge() const {
+    CaseRun run{c, stored, stored_report};
+    run.baseline_journal = &memory;
+    run.baseline_report = &memory_report;
+    return JudgeResumeEquivalence(run);
+  }
+};
+
+// Positive control: the same bytes and the same outcome.
+TEST(ResumeEquivalence, AcceptsIdenticalRuns) {
+  const Runs runs;
+  EXPECT_TRUE(runs.Judge().empty()) << Describe(runs.Judge());
+}
+
+// Without a baseline run there is nothing to compare: silent (the run kept no store).
+TEST(ResumeEquivalence, SilentWithoutBaseline) {
+  const Runs runs;
+  EXPECT_TRUE(JudgeResumeEquivalence({runs.c, runs.stored, runs.stored_report}).empty());
+}
+
+// A driver that says it suspends but never did cannot be judged: a not-judged note.
+TEST(ResumeEquivalence, UnsuspendedRunIsNotJudged) {
+  Runs runs;
+  runs.stored_report.persisted = false;
+  const auto findings = runs.Judge();
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+  EXPECT_EQ(findings[0].clause, "ADR-226.18");
+}
+
+// Member order inside an object carries no meaning: reordered members are no finding.
+TEST(ResumeEquivalence, AcceptsReorderedObjectMembers) {
+  Runs runs;
+  runs.stored = MakeJournal(
+      {testing::kParallelRequest1,
+       Replace(testing::kParallelRequest2, R"("args":{"q":"alpha","n":1.0})",
+               R"("args":{"n":1.0,"q":"alpha"})")});
+  EXPECT_TRUE(runs.Judge().empty()) << Describe(runs.Judge());
+}
+
+// Negative control: a float that came back from the store as an integer (1.0 -> 1).
+TEST(ResumeEquivalence, ReportsNumberKindChangedByResume) {
+  Runs runs;
+  runs.stored = MakeJournal(
+      {testing::kParallelRequest1,
+       Replace(testing::kParallelRequest2, R"("q":"alpha","n":1.0})", R"("q":"alpha","n":1})")});
+  const auto findings = runs.Judge();
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-226.18");
+  EXPECT_EQ(findings[0].request, 2u);
+  EXPECT_EQ(findings[0].pointer, "/contents/1/parts/0/functionCall/args/n");
+  EXPECT_TRUE(findings[0].expected.is_number_float());
+  EXPECT_TRUE(findings[0].actual.is_number_integer());
+}
+
+// An empty object inside a Struct that came back as an empty list is the open ADR-224.F1
+// (nested values keep their decoded representation), not ADR-226.18; at the root it is 226.18.
+TEST(ResumeEquivalence, NestedEmptyKindsAreTheOpenFinding) {
+  Runs runs;
+  const std::string nested = Replace(testing::kParallelRequest2, R"("args":{"q":"alpha","n":1.0})",
+                                     R"("args":{"q":"alpha","n":1.0,"o":{"p":{}}})");
+  runs.memory = MakeJournal({testing::kParallelRequest1, nested});
+  runs.stored = MakeJournal({testing::kParallelRequest1, Replace(nested, R"("p":{})", R"("p":[])")});
+  auto findings = runs.Judge();
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-224.F1");
+  runs.memory = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  runs.stored = MakeJournal({testing::kParallelRequest1,
+                             Replace(testing::kParallelRequest2, R"("args":{}})", R"("args":[]})")});
+  findings = runs.Judge();
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-226.18");
+}
+
+// Negative control: a thought signature lost on resume.
+TEST(ResumeEquivalence, ReportsSignatureLostOnResume) {
+  Runs runs;
+  runs.stored = MakeJournal({testing::kParallelRequest1,
+                             Replace(testing::kParallelRequest2,
+                                     R"(,"thoughtSignature":"c2lnLWFscGhh")", "")});
+  const auto findings = runs.Judge();
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].request, 2u);
+  EXPECT_EQ(findings[0].pointer, "/contents/1/parts/0/thoughtSignature");
+  EXPECT_EQ(findings[0].actual, "absent");
+}
+
+// Negative controls: a request missing after resume, and a different outcome.
+TEST(ResumeEquivalence, ReportsFewerRequestsAndOtherOutcome) {
+  Runs runs;
+  runs.stored = MakeJournal({testing::kParallelRequest1});
+  runs.stored_report.refusal =
+      model::Refusal{"binding.incomplete", "build", 2, "refused", std::nullopt, std::nullopt};
+  const auto findings = runs.Judge();
+  ASSERT_EQ(findings.size(), 2u) << Describe(findings);
+  EXPECT_EQ(findings[0].expected["outcome"], "acceptance");
+  EXPECT_EQ(findings[0].actual["outcome"], "refusal binding.incomplete at build of exchange 2");
+  EXPECT_EQ(findings[1].expected["requests"], 2);
+  EXPECT_EQ(findings[1].actual["requests"], 1);
+}
+
+}  // namespace
+}  // namespace gemini_oracle::checks
