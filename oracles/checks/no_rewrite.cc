@@ -45,12 +45,17 @@ std::vector<Finding> JudgeNoRewrite(const CaseRun& run) {
     findings.push_back(
         MakeFinding("ADR-224.9", kWireViolation, k + 1, "", message, expected, actual));
   }
-  // The stored row: compared as bytes (it is ciphertext; any change is a rewrite). Only the
-  // lengths travel in the finding, never the bytes.
+  // The stored row: compared as bytes (it is ciphertext; any change is a rewrite, even one
+  // that seals the same content again: INTERPRETING §14). Only the lengths travel in the
+  // finding, never the bytes.
+  bool built = false;
+  bool row_reported = false;
   for (std::size_t k = 0; k < run.report.exchanges.size(); ++k) {
     const auto& report = run.report.exchanges[k];
     const std::string& before = report.stored_before_build;
     const std::string& after = report.stored_after_build;
+    built = built || report.request_built;
+    if (report.request_built && !(before.empty() && after.empty())) row_reported = true;
     if (!report.request_built || before == after) continue;
     Json expected = Json::object();
     Json actual = Json::object();
@@ -61,6 +66,14 @@ std::vector<Finding> JudgeNoRewrite(const CaseRun& run) {
         "building request " + std::to_string(k + 1) + " changed the stored conversation row" +
             (after.empty() ? " (it is gone)" : before.empty() ? " (it appeared)" : ""),
         expected, actual));
+  }
+  // A conversation that went through a store and had a request built, without a single row
+  // shown around a build: the stored half of the clause could not be judged (an empty row is no
+  // evidence of none). A run refused before its first build built nothing to judge.
+  if (run.report.persisted && built && !row_reported) {
+    findings.push_back(NotJudged("ADR-224.9",
+                                 "the implementation suspended the conversation but reported "
+                                 "no stored row around any of its request builds"));
   }
   if (unreported > 0) {
     findings.push_back(NotJudged(

@@ -3,6 +3,7 @@
 // suspended into a store and resumed between turns sends the same requests, and ends the same
 // way, as the same conversation kept in memory (INTERPRETING §14).
 #include <string>
+#include <vector>
 
 #include "oracles/checks/judge.h"
 #include "oracles/checks/judge_json.h"
@@ -13,37 +14,70 @@ namespace {
 
 constexpr const char* kClause = "ADR-226.18";
 
-bool EmptyContainer(const Json& v) { return (v.is_object() || v.is_array()) && v.empty(); }
+// Where a difference lies: inside a Struct (`functionCall.args`, `functionResponse.response`
+// of a part in `contents`), and how deep below its root.
+struct Place {
+  enum class Struct { kNone, kArgs, kResponse } in = Struct::kNone;
+  std::size_t depth = 0;  // 0: the Struct's root itself
+};
 
-// Equal except where an empty object stands against an empty array below the root of a Struct
-// (functionCall.args, functionResponse.response). That is the open ADR-224.F1 ("arbitrary
-// nested values retain their current decoded representation"; a carrier may hold them
-// array-valued), never ADR-226.18's "known Struct objects", which are the roots.
-// `depth`: 0 outside a Struct, 1 at its root, 2 and more inside it.
-bool EqualUpToNestedEmptyKinds(const Json& a, const Json& b, int depth) {
-  if (depth >= 2 && EmptyContainer(a) && EmptyContainer(b)) return true;
-  if (a.is_object() && b.is_object()) {
-    if (a.size() != b.size()) return false;
-    for (auto it = a.begin(); it != a.end(); ++it) {
-      const auto other = b.find(it.key());
-      if (other == b.end()) return false;
-      int child = depth > 0 ? depth + 1 : 0;
-      if (depth == 0 && ((it.key() == "args" && a.contains("name")) ||
-                         (it.key() == "response" && a.contains("name")))) {
-        child = 1;
-      }
-      if (!EqualUpToNestedEmptyKinds(*it, *other, child)) return false;
-    }
-    return true;
+std::vector<std::string> PointerTokens(const std::string& pointer) {
+  std::vector<std::string> tokens;
+  std::size_t i = 0;
+  while (i < pointer.size() && pointer[i] == '/') {
+    const std::size_t next = pointer.find('/', i + 1);
+    tokens.push_back(pointer.substr(i + 1, next == std::string::npos ? std::string::npos
+                                                                     : next - i - 1));
+    if (next == std::string::npos) break;
+    i = next;
   }
-  if (a.is_array() && b.is_array()) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      if (!EqualUpToNestedEmptyKinds(a[i], b[i], depth > 0 ? depth + 1 : 0)) return false;
-    }
-    return true;
+  return tokens;
+}
+
+Place PlaceOf(const std::string& pointer) {
+  const auto t = PointerTokens(pointer);
+  Place place;
+  if (t.size() < 6 || t[0] != "contents" || t[2] != "parts") return place;
+  if (t[4] == "functionCall" && t[5] == "args") {
+    place.in = Place::Struct::kArgs;
+  } else if (t[4] == "functionResponse" && t[5] == "response") {
+    place.in = Place::Struct::kResponse;
+  } else {
+    return place;
   }
-  return KindExactEqual(a, b);
+  place.depth = t.size() - 6;
+  return place;
+}
+
+enum class Verdict { kNone, kOpen, kMust };
+
+// The same kinds rule as every other judge (INTERPRETING §8.3), with the in-memory request as
+// the expected one:
+// - an object that became a list below a Struct's root is the open ADR-224.F1 (ADR-224 keeps
+//   "arbitrary nested values" in "their current decoded representation" and the carrier
+//   "array-valued for the ... encrypted SQL state"; only the roots are "known Struct objects");
+// - a number whose kind alone changed inside call arguments is left to the replay judge (in
+//   native parts ADR-224.8, judged against what the server sent; in public arguments ADR-226
+//   "permits the inherited 1.0 to 1 and negative-zero to zero normalization"), inside a result
+//   it is ADR-224.F1;
+// - anything else (a lost binding, signature, part or member, a Struct root that became a list,
+//   a list that became an object, a changed value) is ADR-226.18.
+Verdict Classify(const detail::DriftAt& drift) {
+  using detail::Drift;
+  const Place place = PlaceOf(drift.pointer);
+  switch (drift.drift) {
+    case Drift::kObjectBecameList:
+      return place.in != Place::Struct::kNone && place.depth > 0 ? Verdict::kOpen
+                                                                  : Verdict::kMust;
+    case Drift::kNumericKind:
+      if (place.in == Place::Struct::kArgs) return Verdict::kNone;
+      if (place.in == Place::Struct::kResponse) return Verdict::kOpen;
+      return Verdict::kMust;
+    case Drift::kListBecameObject:
+    case Drift::kOther:
+      return Verdict::kMust;
+  }
+  return Verdict::kMust;
 }
 
 std::string OutcomeText(const model::DriverReport& report) {
@@ -52,6 +86,11 @@ std::string OutcomeText(const model::DriverReport& report) {
   return "refusal " + (report.refusal->code.empty() ? "(untyped)" : report.refusal->code) +
          " at " + report.refusal->phase + " of exchange " +
          std::to_string(report.refusal->exchange);
+}
+
+Json ValueAt(const Json& body, const std::string& at) {
+  const Json::json_pointer pointer(at);
+  return body.contains(pointer) ? Readable(body.at(pointer)) : Json("absent");
 }
 
 }  // namespace
@@ -63,6 +102,13 @@ std::vector<Finding> JudgeResumeEquivalence(const CaseRun& run) {
   const auto& stored = run.journal;
   if (!run.report.persisted) {
     findings.push_back(NotJudged(kClause, "the implementation did not suspend the conversation"));
+    return findings;
+  }
+  // The twin must really have been kept in memory, or the two runs share whatever the store
+  // does to them and their agreement proves nothing.
+  if (run.baseline_report->persisted) {
+    findings.push_back(NotJudged(
+        kClause, "the run meant to keep the conversation in memory went through a store too"));
     return findings;
   }
   const std::string in_memory = OutcomeText(*run.baseline_report);
@@ -94,31 +140,32 @@ std::vector<Finding> JudgeResumeEquivalence(const CaseRun& run) {
     const std::string& a = memory[i].body;
     const std::string& b = stored[i].body;
     if (a == b) continue;
+    const std::string message = "request " + std::to_string(i + 1) +
+                                " after suspension and resume differs from the one the "
+                                "conversation kept in memory sent";
     // Bytes may differ where JSON does not (member order in an object carries no meaning to
-    // Google's decoder); what gates is a difference in decoded, kind-exact content: a lost
-    // binding, signature or part, {} against [], 1.0 against 1.
+    // Google's decoder); what gates is a difference in decoded, kind-exact content.
     const JudgeDecoded before = DecodeJudgeJson(a);
     const JudgeDecoded after = DecodeJudgeJson(b);
-    if (before.value && after.value && KindExactEqual(*before.value, *after.value)) continue;
-    std::string at;
-    Json expected = nullptr;
-    Json actual = nullptr;
-    if (before.value && after.value) {
-      at = detail::FirstDifference(*before.value, *after.value, "").value_or("");
-      const Json::json_pointer pointer(at);
-      expected = before.value->contains(pointer) ? before.value->at(pointer) : Json("absent");
-      actual = after.value->contains(pointer) ? after.value->at(pointer) : Json("absent");
+    if (!before.value || !after.value) {
+      findings.push_back(MakeFinding(kClause, kWireViolation, i + 1, "",
+                                     message + (after.value ? "" : " (it is not JSON)"),
+                                     nullptr, nullptr));
+      continue;
     }
-    const bool nested_only = before.value && after.value &&
-                             EqualUpToNestedEmptyKinds(*before.value, *after.value, 0);
+    std::optional<detail::DriftAt> must;
+    std::optional<detail::DriftAt> open;
+    for (const auto& drift : detail::Drifts(*before.value, *after.value, "")) {
+      const Verdict verdict = Classify(drift);
+      if (verdict == Verdict::kMust && !must) must = drift;
+      if (verdict == Verdict::kOpen && !open) open = drift;
+    }
+    const auto& shown = must ? must : open;
+    if (!shown) continue;
     findings.push_back(MakeFinding(
-        nested_only ? "ADR-224.F1" : kClause, kWireViolation, i + 1, at,
-        "request " + std::to_string(i + 1) +
-            " after suspension and resume differs from the one the conversation kept in "
-            "memory sent" +
-            (nested_only ? " only where an empty object and an empty list stand inside a Struct"
-                         : ""),
-        expected, actual));
+        must ? kClause : "ADR-224.F1", kWireViolation, i + 1, shown->pointer,
+        message + (must ? "" : " only where nested kinds of a Struct's values changed"),
+        ValueAt(*before.value, shown->pointer), ValueAt(*after.value, shown->pointer)));
   }
   return findings;
 }

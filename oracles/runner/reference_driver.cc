@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <random>
 
@@ -221,15 +222,19 @@ void ReferenceDriver::Cancel() {
 
 namespace {
 
-// A conversation id no earlier run into the same store used: the case id, this process and a
-// per-process counter.
+// A conversation id no earlier run into the same store used: a digest of the case id (case ids
+// have no length limit, conversation ids do), this process and a per-process counter.
 std::string FreshConversationId(const Case& c) {
   static const std::string process = [] {
     std::random_device device;
     return std::to_string(::getpid()) + "." + std::to_string(device());
   }();
   static std::atomic<std::uint64_t> counter{0};
-  return c.id + "#" + process + "." + std::to_string(++counter);
+  std::uint64_t digest = 14695981039346656037ull;  // FNV-1a 64
+  for (const unsigned char byte : c.id) digest = (digest ^ byte) * 1099511628211ull;
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(digest));
+  return std::string("case-") + hex + "#" + process + "." + std::to_string(++counter);
 }
 
 // Every column of the stored row, length-prefixed: equal strings, equal bytes (ADR-224.9).

@@ -41,16 +41,22 @@ int HexValue(char c) {
 }
 
 // Exactly 64 hex digits (surrounding whitespace already trimmed); nullopt otherwise.
+// The bytes are written in place (no temporary copy of the key is left behind); the caller
+// wipes them after use.
 std::optional<std::array<unsigned char, 32>> ParseHex(std::string_view hex) {
-  std::array<unsigned char, 32> bytes{};
+  std::optional<std::array<unsigned char, 32>> out(std::in_place);
+  auto& bytes = *out;
   if (hex.size() != 2 * bytes.size()) return std::nullopt;
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     const int high = HexValue(hex[2 * i]);
     const int low = HexValue(hex[2 * i + 1]);
-    if (high < 0 || low < 0) return std::nullopt;
+    if (high < 0 || low < 0) {
+      sodium_memzero(bytes.data(), bytes.size());
+      return std::nullopt;
+    }
     bytes[i] = static_cast<unsigned char>(high * 16 + low);
   }
-  return bytes;
+  return out;
 }
 
 StateKey KeyOf(const std::array<unsigned char, 32>& bytes) {
@@ -61,6 +67,8 @@ StateKey KeyOf(const std::array<unsigned char, 32>& bytes) {
 }
 
 }  // namespace
+
+StateKey::~StateKey() { sodium_memzero(bytes.data(), bytes.size()); }
 
 std::string KeyIdOf(const std::array<unsigned char, 32>& bytes) {
   EnsureSodium();
@@ -84,10 +92,11 @@ Keyring Keyring::FromFile(const std::filesystem::path& file) {
     ++number;
     const std::string_view text = Trim(line);
     if (text.empty() || text.front() == '#') continue;
-    const auto bytes = ParseHex(text);
+    auto bytes = ParseHex(text);
     sodium_memzero(line.data(), line.size());
     if (!bytes) Refuse("store.key_malformed", file.string() + ":" + std::to_string(number));
     keys.push_back(KeyOf(*bytes));
+    sodium_memzero(bytes->data(), bytes->size());
   }
   if (in.bad()) Refuse("store.key_missing", file.string());
   if (keys.empty()) Refuse("store.key_missing", file.string());
@@ -99,9 +108,11 @@ Keyring Keyring::FromEnvironment() {
     return FromFile(file);
   }
   if (const char* hex = std::getenv(kKeyVariable); hex != nullptr && *hex != '\0') {
-    const auto bytes = ParseHex(Trim(hex));
+    auto bytes = ParseHex(Trim(hex));
     if (!bytes) Refuse("store.key_malformed", kKeyVariable);
-    return FromKeys({KeyOf(*bytes)});
+    StateKey key = KeyOf(*bytes);
+    sodium_memzero(bytes->data(), bytes->size());
+    return FromKeys({std::move(key)});
   }
   Refuse("store.key_missing", std::string(kKeyFileVariable) + ", " + kKeyVariable);
 }
@@ -124,13 +135,17 @@ StateKey Keyring::NewKey() {
   EnsureSodium();
   std::array<unsigned char, 32> bytes{};
   crypto_aead_xchacha20poly1305_ietf_keygen(bytes.data());
-  return KeyOf(bytes);
+  StateKey key = KeyOf(bytes);
+  sodium_memzero(bytes.data(), bytes.size());
+  return key;
 }
 
 StateKey Keyring::KeyFromHex(std::string_view hex) {
-  const auto bytes = ParseHex(Trim(hex));
+  auto bytes = ParseHex(Trim(hex));
   if (!bytes) Refuse("store.key_malformed", "key");
-  return KeyOf(*bytes);
+  StateKey key = KeyOf(*bytes);
+  sodium_memzero(bytes->data(), bytes->size());
+  return key;
 }
 
 const StateKey* Keyring::Find(std::string_view id) const {

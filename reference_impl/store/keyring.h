@@ -14,6 +14,7 @@ namespace gemini_oracle::ref {
 struct StateKey {
   std::string id;  // 16 hex digits derived from the key (BLAKE2b, personalised)
   std::array<unsigned char, 32> bytes{};
+  ~StateKey();  // wipes `bytes`, so no copy of a key outlives its use in freed memory
 };
 
 class Keyring {

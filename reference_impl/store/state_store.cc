@@ -80,26 +80,36 @@ class SqlStateStore final : public StateStore {
     return ids;
   }
 
-  std::size_t Rekey() override {
+  RekeyResult Rekey() override {
     std::lock_guard lock(mutex_);
-    std::size_t rekeyed = 0;
+    RekeyResult result;
     const StateKey& current = keyring_.Current();
-    for (const std::string& id : backend_->ListIds()) {
+    std::vector<std::string> ids = backend_->ListIds();
+    std::sort(ids.begin(), ids.end());
+    for (const std::string& id : ids) {
       // A writer may move the row on between the read and the update; then the row is read
       // again (it may now be sealed under the current key already).
       for (;;) {
         const auto row = backend_->ReadRow(id);
         if (!row || row->key_id == current.id) break;
         // The decrypted bytes are sealed again as they are, never decoded and re-encoded, so
-        // the stored state stays byte-identical (ADR-224.9).
-        const std::string plaintext = OpenRow(*row);
+        // the stored state stays byte-identical (ADR-224.9). A row that cannot be opened stays
+        // as it is; one bad row does not keep the others under a retiring key.
+        std::string plaintext;
+        try {
+          plaintext = OpenRow(*row);
+        } catch (const ProviderError& e) {
+          if (e.code() != "store.wrong_key" && e.code() != "store.tampered") throw;
+          result.refused.emplace_back(id, e.code());
+          break;
+        }
         if (backend_->UpdateRow(SealRow(id, plaintext, row->version + 1), row->version)) {
-          ++rekeyed;
+          ++result.rekeyed;
           break;
         }
       }
     }
-    return rekeyed;
+    return result;
   }
 
   int SchemaVersion() override {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "reference_impl/store/conversation_state.h"
@@ -28,6 +29,13 @@ struct StoredRow {
 struct ResumedState {
   ConversationState state;
   std::uint64_t version = 0;  // pass it back to Suspend as expected_version
+};
+
+/// What Rekey did.
+struct RekeyResult {
+  std::size_t rekeyed = 0;
+  /// Rows left under their old key: the conversation id and the refusal's code.
+  std::vector<std::pair<std::string, std::string>> refused;
 };
 
 /// Errors are ProviderError with codes store.* (docs/error-codes.md); none quotes stored
@@ -55,8 +63,11 @@ class StateStore {
   virtual std::vector<std::string> ConversationIds() = 0;
 
   /// Re-encrypts every row not sealed under the current key, each in its own optimistic
-  /// update (its version goes up by one). Returns how many rows were re-encrypted.
-  virtual std::size_t Rekey() = 0;
+  /// update (its version goes up by one). A row that cannot be opened (its key is not in the
+  /// keyring: "store.wrong_key"; it fails authentication: "store.tampered") is left exactly as
+  /// it was and listed, and the rest are still re-encrypted. Throws only when the store itself
+  /// fails ("store.unavailable").
+  virtual RekeyResult Rekey() = 0;
 
   /// The schema version of the opened store (after migrations).
   virtual int SchemaVersion() = 0;

@@ -360,6 +360,35 @@ TEST(StoreCommand, KeygenAndRekeyRotateKeys) {
   EXPECT_THAT(info.str(), HasSubstr("1 sealed under the current key"));
   std::ostringstream none;
   EXPECT_EQ(StoreCommand(StoreArgs{"rekey", "", rotated}, none, info_err), kExitBadInput);
+  // A key file without the row's key: the row stays as it is, named with its code, and the
+  // command fails so that the old key is not retired.
+  std::ostringstream k3, lost_out, lost_err;
+  ASSERT_EQ(StoreCommand(StoreArgs{"keygen", "", ""}, k3, err), 0);
+  const auto unrelated = state.Write("unrelated.key", k3.str());
+  EXPECT_EQ(StoreCommand(StoreArgs{"rekey", args.store, unrelated}, lost_out, lost_err),
+            kExitBadInput);
+  EXPECT_THAT(lost_out.str(), HasSubstr("0 conversations re-encrypted"));
+  EXPECT_THAT(lost_err.str(), HasSubstr("left under its old key [store.wrong_key]"));
+  std::ostringstream still;
+  EXPECT_EQ(StoreCommand(StoreArgs{"info", args.store, new_only}, still, info_err), 0);
+  EXPECT_THAT(still.str(), HasSubstr("1 sealed under the current key"));
+}
+
+// info and rekey never create a store: a mistyped path is bad input, and no file appears.
+TEST(StoreCommand, MissingSqliteStoreIsNotCreated) {
+  TempDir state;
+  std::ostringstream key, err;
+  ASSERT_EQ(StoreCommand(StoreArgs{"keygen", "", ""}, key, err), 0);
+  const auto key_file = state.Write("k.key", key.str());
+  const auto missing = state.path() / "typo.sqlite3";
+  for (const std::string action : {"info", "rekey"}) {
+    std::ostringstream out, action_err;
+    EXPECT_EQ(StoreCommand(StoreArgs{action, "sqlite:" + missing.string(), key_file}, out,
+                           action_err),
+              kExitBadInput);
+    EXPECT_THAT(action_err.str(), HasSubstr("no store at"));
+    EXPECT_FALSE(std::filesystem::exists(missing));
+  }
 }
 
 // Flags a must-clause without a case and exits nonzero.

@@ -298,11 +298,16 @@ TEST(Leaks, MatchesNumbersWhole) {
   EXPECT_TRUE(JudgeWide("ticket 190210777 is refused").empty());
 }
 
+// The store's codes are the application's, never the adapter's refusal: a store error in a run
+// is the runner's harness error (docs/error-codes.md), so its sentences are not judged here.
+bool IsStoreCode(std::string_view code) { return code.rfind("store.", 0) == 0; }
+
 // The reference implementation's own refusal texts stay clean even when a case reuses every
 // word of the error catalogue (codes included) as argument values and member names.
 TEST(Leaks, CatalogueWordsAreNeverContent) {
   std::set<std::string> words;
   for (const auto& info : ref::ErrorCatalogue()) {
+    if (IsStoreCode(info.code)) continue;
     for (const std::string_view text : {info.code, info.sentence}) {
       std::string word;
       for (const char ch : std::string(text) + " ") {
@@ -323,7 +328,10 @@ TEST(Leaks, CatalogueWordsAreNeverContent) {
    ["args"] = args;
   const auto kase = MakeCase(DumpJson(c), "n_leak_catalogue.json");
   const auto journal = MakeJournal({R"({"contents":[]})"});
+  std::size_t judged = 0;
   for (const auto& info : ref::ErrorCatalogue()) {
+    if (IsStoreCode(info.code)) continue;
+    ++judged;
     model::DriverReport report;
     const std::string message =
         "[" + std::string(info.code) + "] " + std::string(info.clause) + ": " +
@@ -333,6 +341,7 @@ TEST(Leaks, CatalogueWordsAreNeverContent) {
     const auto findings = JudgeLeaks({kase, journal, report});
     EXPECT_TRUE(findings.empty()) << message << " -> " << Describe(findings);
   }
+  EXPECT_GE(judged, 20u);
 }
 
 }  // namespace

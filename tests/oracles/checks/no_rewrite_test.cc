@@ -57,6 +57,40 @@ TEST(NoRewrite, AcceptsUnchangedStoredRow) {
   report.exchanges[1].stored_before_build = std::string("row\0bytes", 9);
   report.exchanges[1].stored_after_build = std::string("row\0bytes", 9);
   EXPECT_TRUE(JudgeNoRewrite({c, journal, report}).empty());
+  // The same run marked as gone through a store still has its row shown: judged, no finding.
+  report.persisted = true;
+  EXPECT_TRUE(JudgeNoRewrite({c, journal, report}).empty());
+}
+
+// A conversation that went through a store but showed no stored row around any build: the
+// stored half of ADR-224.9 is not judged, never passed.
+TEST(NoRewrite, PersistedRunWithoutStoredRowsIsNotJudged) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.persisted = true;
+  const auto findings = JudgeNoRewrite({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-224.9");
+  EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+}
+
+// A stored conversation refused before its first build built nothing whose stored row could be
+// rewritten: no note. The same run with one build shown and no row is the note above.
+TEST(NoRewrite, PersistedRunRefusedBeforeAnyBuildHasNothingToJudge) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({});
+  model::DriverReport report;
+  report.persisted = true;
+  report.exchanges.emplace_back();
+  report.refusal = model::Refusal{"binding.call_mismatch", "build", 1, "refused", {}, {}};
+  EXPECT_TRUE(JudgeNoRewrite({c, journal, report}).empty());
+  report.exchanges[0].request_built = true;
+  report.exchanges[0].transcript_before_build = "[]";
+  report.exchanges[0].transcript_after_build = "[]";
+  const auto findings = JudgeNoRewrite({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
 }
 
 // A stored row sealed anew during a build is a rewrite (ADR-224.9), reported with lengths

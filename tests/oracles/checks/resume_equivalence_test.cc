@@ -60,19 +60,68 @@ TEST(ResumeEquivalence, AcceptsReorderedObjectMembers) {
   EXPECT_TRUE(runs.Judge().empty()) << Describe(runs.Judge());
 }
 
-// Negative control: a float that came back from the store as an integer (1.0 -> 1).
-TEST(ResumeEquivalence, ReportsNumberKindChangedByResume) {
+// A number whose kind alone changed follows INTERPRETING §8.3: inside call arguments it is left
+// to the replay judge (ADR-224.8 for native parts; public arguments may be normalized), inside a
+// result it is the open ADR-224.F1, anywhere else it is ADR-226.18.
+TEST(ResumeEquivalence, NumberKindInArgumentsIsLeftToTheReplayJudge) {
   Runs runs;
   runs.stored = MakeJournal(
       {testing::kParallelRequest1,
        Replace(testing::kParallelRequest2, R"("q":"alpha","n":1.0})", R"("q":"alpha","n":1})")});
+  EXPECT_TRUE(runs.Judge().empty()) << Describe(runs.Judge());
+}
+
+TEST(ResumeEquivalence, NumberKindInResultIsTheOpenFinding) {
+  Runs runs;
+  const std::string with_float =
+      Replace(testing::kParallelRequest2, R"("response":{"0":1,)", R"("response":{"0":1.0,)");
+  runs.memory = MakeJournal({testing::kParallelRequest1, with_float});
+  runs.stored = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  const auto findings = runs.Judge();
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-224.F1");
+  EXPECT_EQ(findings[0].pointer, "/contents/2/parts/1/functionResponse/response/0");
+}
+
+// Negative control: a float outside any Struct that came back from the store as an integer.
+TEST(ResumeEquivalence, ReportsNumberKindChangedOutsideStructs) {
+  Runs runs;
+  const std::string with_float =
+      Replace(testing::kParallelRequest2, R"("mode":"NONE"}})",
+              R"("mode":"NONE"}},"generationConfig":{"temperature":1.0})");
+  runs.memory = MakeJournal({testing::kParallelRequest1, with_float});
+  runs.stored = MakeJournal(
+      {testing::kParallelRequest1, Replace(with_float, R"("temperature":1.0)", R"("temperature":1)")});
   const auto findings = runs.Judge();
   ASSERT_EQ(findings.size(), 1u) << Describe(findings);
   EXPECT_EQ(findings[0].clause, "ADR-226.18");
   EXPECT_EQ(findings[0].request, 2u);
-  EXPECT_EQ(findings[0].pointer, "/contents/1/parts/0/functionCall/args/n");
+  EXPECT_EQ(findings[0].pointer, "/generationConfig/temperature");
   EXPECT_TRUE(findings[0].expected.is_number_float());
   EXPECT_TRUE(findings[0].actual.is_number_integer());
+}
+
+// A kind change inside arguments does not hide a must-difference in the same request.
+TEST(ResumeEquivalence, MustDifferenceReportedBesideNumberKind) {
+  Runs runs;
+  runs.stored = MakeJournal(
+      {testing::kParallelRequest1,
+       Replace(Replace(testing::kParallelRequest2, R"("q":"alpha","n":1.0})",
+                       R"("q":"alpha","n":1})"),
+               R"(,"thoughtSignature":"c2lnLWFscGhh")", "")});
+  const auto findings = runs.Judge();
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-226.18");
+  EXPECT_EQ(findings[0].pointer, "/contents/1/parts/0/thoughtSignature");
+}
+
+// The twin meant to be kept in memory went through the store as well: nothing can be compared.
+TEST(ResumeEquivalence, PersistedBaselineIsNotJudged) {
+  Runs runs;
+  runs.memory_report.persisted = true;
+  const auto findings = runs.Judge();
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
 }
 
 // An empty object inside a Struct that came back as an empty list is the open ADR-224.F1

@@ -398,7 +398,9 @@ TEST_P(StateStoreSuite, RekeyMovesRowsToTheCurrentKey) {
   EXPECT_EQ(both->Resume(a).version, 1u);
   EXPECT_EQ(CodeOf([&] { Open(Keyring::FromKeys({new_key}))->Resume(a); }), "store.wrong_key");
 
-  EXPECT_EQ(both->Rekey(), 2u);
+  const RekeyResult rekeyed = both->Rekey();
+  EXPECT_EQ(rekeyed.rekeyed, 2u);
+  EXPECT_TRUE(rekeyed.refused.empty());
   EXPECT_EQ(both->ReadRaw(a)->key_id, new_key.id);
   EXPECT_EQ(both->ReadRaw(a)->version, 2u);
   EXPECT_EQ(both->ReadRaw(b)->version, 3u);
@@ -408,18 +410,40 @@ TEST_P(StateStoreSuite, RekeyMovesRowsToTheCurrentKey) {
   EXPECT_TRUE(EncodeState(only_new->Resume(a).state) == EncodeState(RichState()));
   EXPECT_EQ(only_new->Resume(b).state.transcript.messages[0].content, "b2");
   EXPECT_EQ(CodeOf([&] { Open(Keyring::FromKeys({old_key}))->Resume(a); }), "store.wrong_key");
-  EXPECT_EQ(both->Rekey(), 0u);
-  EXPECT_EQ(only_new->Rekey(), 0u);
+  EXPECT_EQ(both->Rekey().rekeyed, 0u);
+  EXPECT_EQ(only_new->Rekey().rekeyed, 0u);
 }
 
-// Refuses a row sealed under a key the keyring lacks during a rekey (it cannot be re-sealed).
-TEST_P(StateStoreSuite, RekeyWithoutTheOldKeyIsRefused) {
-  const std::string id = NewConversationId();
-  Open(Keyring::Ephemeral())->Suspend(id, SmallState("x"), 0);
-  auto store = Open();
-  const std::string before = RowBytes(store->ReadRaw(id));
-  EXPECT_EQ(CodeOf([&] { store->Rekey(); }), "store.wrong_key");
-  EXPECT_TRUE(RowBytes(store->ReadRaw(id)) == before);
+// A rekey leaves a row it cannot open exactly as it was and lists it (under a key the keyring
+// lacks, or tampered), and still re-encrypts every other row.
+TEST_P(StateStoreSuite, RekeyLeavesRowsItCannotOpenAndGoesOn) {
+  const StateKey old_key = Keyring::NewKey();
+  const std::string lost = NewConversationId();
+  const std::string tampered = NewConversationId();
+  const std::string good = NewConversationId();
+  Open(Keyring::Ephemeral())->Suspend(lost, SmallState("x"), 0);
+  {
+    auto old_store = Open(Keyring::FromKeys({old_key}));
+    old_store->Suspend(tampered, SmallState("t"), 0);
+    old_store->Suspend(good, SmallState("g"), 0);
+  }
+  StoredRow flipped = *Backend()->ReadRow(tampered);
+  flipped.ciphertext[3] = static_cast<char>(flipped.ciphertext[3] ^ 1);
+  ASSERT_TRUE(Backend()->UpdateRow(flipped, 1));
+  auto store = Open(Keyring::FromKeys({keyring_.Current(), old_key}));
+  const std::string lost_before = RowBytes(store->ReadRaw(lost));
+  const std::string tampered_before = RowBytes(store->ReadRaw(tampered));
+
+  const RekeyResult result = store->Rekey();
+  EXPECT_EQ(result.rekeyed, 1u);
+  std::vector<std::pair<std::string, std::string>> expected = {{lost, "store.wrong_key"},
+                                                               {tampered, "store.tampered"}};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(result.refused, expected);
+  EXPECT_TRUE(RowBytes(store->ReadRaw(lost)) == lost_before);
+  EXPECT_TRUE(RowBytes(store->ReadRaw(tampered)) == tampered_before);
+  EXPECT_EQ(store->ReadRaw(good)->key_id, keyring_.Current().id);
+  EXPECT_EQ(store->Resume(good).state.transcript.messages[0].content, "g");
 }
 
 // Opens a store with no schema (version 0) by migrating it, and a second open changes nothing.

@@ -1,6 +1,6 @@
 // The persistence faults of the mutation catalogue (reference_impl/fault.h), each shown to
-// change what a resume returns in a way the store suite's round trip detects. Runs in the
-// mutants build, which compiles the fault points in; the default build has none and skips.
+// change what a resume returns in a way the store suite's round trip detects. Built only in
+// the mutants build, which compiles the fault points in (the default build has none).
 
 #include <gtest/gtest.h>
 
