@@ -70,7 +70,8 @@ const std::vector<ErrorCodeInfo>& ErrorCatalogue() {
        "the URL is refused)."},
       {"store.unavailable", "ADR-226.18",
        "The store could not be opened, read or written (the database's error number is given)."},
-      {"store.not_found", "ADR-226.18", "No state is stored for this conversation."},
+      {"store.not_found", "ADR-226.18",
+       "No state is stored for this conversation (or, for maintenance, there is no store)."},
       {"store.conflict", "ADR-226.18",
        "Another writer suspended this conversation first (its version moved on); nothing was "
        "written."},

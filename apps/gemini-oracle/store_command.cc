@@ -1,8 +1,8 @@
 // gemini-oracle store: key material and maintenance of a state store (docs/state-store.md).
-#include <filesystem>
+#include <cstdio>
 #include <ostream>
+#include <string>
 #include <string_view>
-#include <system_error>
 
 #include "apps/gemini-oracle/commands.h"
 #include "apps/gemini-oracle/store_settings.h"
@@ -11,6 +11,25 @@
 #include "reference_impl/store/state_store.h"
 
 namespace gemini_oracle::cli {
+namespace {
+
+// A conversation id as an operator can read and paste it: ids are any bytes (1 to 255), so
+// anything outside printable ASCII, the quote and the backslash is written as \xNN.
+std::string Printable(std::string_view id) {
+  std::string out = "\"";
+  for (const unsigned char byte : id) {
+    if (byte >= 0x20 && byte < 0x7f && byte != '"' && byte != '\\') {
+      out.push_back(static_cast<char>(byte));
+    } else {
+      char escaped[5];
+      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
+      out += escaped;
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace
 
 int StoreCommand(const StoreArgs& args, std::ostream& out, std::ostream& err) {
   const std::string command = "gemini-oracle store " + args.action;
@@ -24,22 +43,12 @@ int StoreCommand(const StoreArgs& args, std::ostream& out, std::ostream& err) {
     err << command << ": --store URL is required\n";
     return kExitBadInput;
   }
-  // Maintenance works on a store that exists: a mistyped SQLite path must not quietly create
-  // an empty one and report it empty.
-  constexpr std::string_view kSqlite = "sqlite:";
-  if (args.store.rfind(kSqlite, 0) == 0) {
-    const std::filesystem::path path = args.store.substr(kSqlite.size());
-    std::error_code ec;
-    if (!path.empty() && !std::filesystem::exists(path, ec)) {
-      err << command << ": no store at " << path.string() << " (" << command
-          << " never creates one)\n";
-      return kExitBadInput;
-    }
-  }
   try {
     // No ephemeral key here: rows sealed under a key nobody holds cannot be read or rekeyed.
     const auto keyring = KeyringFor(args.key_file, /*ephemeral_allowed=*/false);
-    auto store = ref::OpenStateStore(args.store, *keyring);
+    // Maintenance works on a store that exists: a mistyped path or another application's
+    // database is refused and left as it was, never made into an empty store.
+    auto store = ref::OpenStateStore(args.store, *keyring, ref::StoreOpening::kExistingOnly);
     const std::string url = ref::RedactedStoreUrl(args.store);
     if (args.action == "rekey") {
       const ref::RekeyResult result = store->Rekey();
@@ -48,8 +57,8 @@ int StoreCommand(const StoreArgs& args, std::ostream& out, std::ostream& err) {
           << keyring->Current().id << " in " << url << "\n";
       // Rows it could not open stay as they were; the old key must not be retired yet.
       for (const auto& [id, code] : result.refused) {
-        err << command << ": conversation " << id << " left under its old key [" << code
-            << "]\n";
+        err << command << ": conversation " << Printable(id) << " left under its old key ["
+            << code << "]\n";
       }
       if (!result.refused.empty()) {
         err << command << ": " << result.refused.size() << " conversation"
@@ -73,7 +82,9 @@ int StoreCommand(const StoreArgs& args, std::ostream& out, std::ostream& err) {
         << " sealed under the current key " << keyring->Current().id << "\n";
     return 0;
   } catch (const ref::ProviderError& e) {
-    err << command << ": " << e.what() << " [" << e.code() << "]\n";
+    err << command << ": " << e.what() << " [" << e.code() << "]"
+        << (e.code() == "store.not_found" ? " (" + command + " never creates a store)" : "")
+        << "\n";
     return e.code() == "store.unavailable" || e.code() == "store.conflict" ? kExitHarness
                                                                            : kExitBadInput;
   }

@@ -74,6 +74,10 @@ std::vector<Finding> JudgeNoRewrite(const CaseRun& run) {
     findings.push_back(NotJudged("ADR-224.9",
                                  "the implementation suspended the conversation but reported "
                                  "no stored row around any of its request builds"));
+  } else if (!run.report.persisted && built && run.c.Suspends()) {
+    findings.push_back(NotJudged("ADR-224.9",
+                                 "the case suspends the conversation, but the implementation "
+                                 "kept it in memory: no stored row to judge"));
   }
   if (unreported > 0) {
     findings.push_back(NotJudged(

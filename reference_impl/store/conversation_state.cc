@@ -232,6 +232,11 @@ ConversationState StateFromJson(const Json& json) {
     if (!pending[i].is_string()) Malformed("pending_tool_calls", i);
     state.pending_tool_calls.push_back(pending[i].get<std::string>());
   }
+  // The list must be the transcript's own: a call dropped from it (or one added) would resume
+  // as answered (or waiting) when the transcript says otherwise.
+  if (state.pending_tool_calls != PendingToolCalls(state.transcript)) {
+    Malformed("pending_tool_calls");
+  }
 
   const Json& counter = json.at("public_id_counter");
   if (counter.is_number_unsigned()) {
@@ -279,28 +284,36 @@ ConversationState DecodeState(const std::string& text) {
   return state;
 }
 
-ConversationState StateOfTranscript(Transcript transcript, std::uint64_t counter_floor) {
-  ConversationState state;
-  std::uint64_t counter = counter_floor;
+std::vector<std::string> PendingToolCalls(const Transcript& transcript) {
   // The last tool result each public id has, by message index.
   std::map<std::string, std::size_t> answered_at;
   for (std::size_t i = 0; i < transcript.messages.size(); ++i) {
     const Message& m = transcript.messages[i];
     if (m.role == Role::kTool) answered_at[m.tool_call_id] = i;
   }
-  std::uint64_t calls = 0;
+  std::vector<std::string> pending;
   for (std::size_t i = 0; i < transcript.messages.size(); ++i) {
     for (const auto& call : transcript.messages[i].tool_calls) {
+      const auto answer = answered_at.find(call.id);
+      if (answer == answered_at.end() || answer->second < i) pending.push_back(call.id);
+    }
+  }
+  return pending;
+}
+
+ConversationState StateOfTranscript(Transcript transcript, std::uint64_t counter_floor) {
+  ConversationState state;
+  std::uint64_t counter = counter_floor;
+  std::uint64_t calls = 0;
+  for (const Message& m : transcript.messages) {
+    for (const auto& call : m.tool_calls) {
       ++calls;
       if (const auto n = SynthesizedNumber(call.id)) counter = std::max(counter, *n);
-      const auto answer = answered_at.find(call.id);
-      if (answer == answered_at.end() || answer->second < i) {
-        state.pending_tool_calls.push_back(call.id);
-      }
     }
   }
   // The parser numbers new ids after the calls the transcript holds (ADR-226.1).
   state.public_id_counter = std::max(counter, calls);
+  state.pending_tool_calls = PendingToolCalls(transcript);
   state.transcript = std::move(transcript);
   return state;
 }

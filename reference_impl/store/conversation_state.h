@@ -45,6 +45,10 @@ std::string EncodeState(const ConversationState& state);
 /// Parses with the kind-preserving parser; throws ProviderError "store.malformed".
 ConversationState DecodeState(const std::string& text);
 
+/// The public ids of the transcript's calls without a later result, in transcript order: what
+/// pending_tool_calls must hold (DecodeState refuses a state whose list differs).
+std::vector<std::string> PendingToolCalls(const Transcript& transcript);
+
 /// Derives pending_tool_calls and a counter no lower than the transcript's own ids from a
 /// transcript (what a framework computes when it first stores a conversation).
 ConversationState StateOfTranscript(Transcript transcript, std::uint64_t counter_floor = 0);

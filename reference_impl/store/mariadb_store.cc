@@ -41,6 +41,10 @@ constexpr const char* kSchemaTable =
 [[noreturn]] void Unavailable(unsigned error) {
   Position where;
   where.field = "mariadb error " + std::to_string(error);
+  // The one limit SQLite does not share (docs/state-store.md, "Limits"): said in words.
+  if (error == ER_NET_PACKET_TOO_LARGE) {
+    where.field += ": the sealed state is larger than the server's max_allowed_packet";
+  }
   throw ProviderError("store.unavailable", std::move(where));
 }
 
@@ -230,6 +234,8 @@ class MariaDbBackend final : public StoreBackend {
       // silent fallback from InnoDB to another engine.
       Run("SET SESSION sql_mode = 'STRICT_ALL_TABLES,NO_ENGINE_SUBSTITUTION'");
       Run("SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED");
+      Stmt limit(conn_, "SELECT @@max_allowed_packet");
+      max_packet_ = static_cast<std::uint64_t>(ToInt(limit.Query({false}).at(0).at(0)));
     } catch (...) {
       mysql_close(conn_);  // no destructor runs for a constructor that throws
       throw;
@@ -257,6 +263,7 @@ class MariaDbBackend final : public StoreBackend {
   }
 
   bool InsertRow(const StoredRow& row) override {
+    RequireFits(row);
     return Write([&] {
       Stmt s(conn_,
              "INSERT INTO gemini_oracle_conversations "
@@ -276,6 +283,7 @@ class MariaDbBackend final : public StoreBackend {
   }
 
   bool UpdateRow(const StoredRow& row, std::uint64_t expected_version) override {
+    RequireFits(row);
     return Write([&] {
       Stmt s(conn_,
              "UPDATE gemini_oracle_conversations SET "
@@ -384,8 +392,19 @@ class MariaDbBackend final : public StoreBackend {
 
   void Run(const char* sql) { Stmt(conn_, sql).ExecuteOrThrow(); }
 
+  // A statement larger than the server's max_allowed_packet is not sent: the server would drop
+  // the connection (the client then sees error 2006 or 1153, depending on timing). The row's
+  // values and a margin for the statement and its framing.
+  void RequireFits(const StoredRow& row) const {
+    constexpr std::uint64_t kMargin = 4096;
+    const std::uint64_t size = row.conversation_id.size() + row.key_id.size() + row.nonce.size() +
+                               row.ciphertext.size() + kMargin;
+    if (max_packet_ > 0 && size > max_packet_) Unavailable(ER_NET_PACKET_TOO_LARGE);
+  }
+
   MYSQL* conn_;
   std::string database_;
+  std::uint64_t max_packet_ = 0;  // the server's max_allowed_packet, read once per connection
 };
 
 bool DatabaseNameChar(char c) {

@@ -56,11 +56,14 @@ class StoreBackend {
 };
 
 /// The database a URL names, without touching its schema. Throws "store.url_malformed" or
-/// "store.unavailable".
-std::unique_ptr<StoreBackend> OpenStoreBackend(std::string_view url);
+/// "store.unavailable"; with kExistingOnly, "store.not_found" for a SQLite file that does not
+/// exist or holds no state store.
+std::unique_ptr<StoreBackend> OpenStoreBackend(
+    std::string_view url, StoreOpening opening = StoreOpening::kCreateWhenMissing);
 
-/// sqlite:PATH (the file is created when missing).
-std::unique_ptr<StoreBackend> OpenSqliteBackend(const std::string& path);
+/// sqlite:PATH (the file is created when missing, unless kExistingOnly).
+std::unique_ptr<StoreBackend> OpenSqliteBackend(
+    const std::string& path, StoreOpening opening = StoreOpening::kCreateWhenMissing);
 
 /// The parts of mariadb://USER@HOST:PORT/DATABASE; the password comes from the environment.
 struct MariaDbTarget {
@@ -75,10 +78,12 @@ std::unique_ptr<StoreBackend> OpenMariaDbBackend(const MariaDbTarget& target,
                                                  const std::string& password);
 
 /// The common layer over `backend`: migrates it with `migrations` (whose last version is the
-/// schema version this code writes), refusing a newer store with "store.schema_too_new".
+/// schema version this code writes), refusing a newer store with "store.schema_too_new". With
+/// kExistingOnly a backend without any schema (version 0) is "store.not_found", unchanged.
 std::unique_ptr<StateStore> OpenStateStoreOn(
     std::unique_ptr<StoreBackend> backend, Keyring keyring,
-    const std::vector<SchemaMigration>& migrations = StateSchemaMigrations());
+    const std::vector<SchemaMigration>& migrations = StateSchemaMigrations(),
+    StoreOpening opening = StoreOpening::kCreateWhenMissing);
 
 /// 1..255 bytes: what a VARBINARY(255) key holds. Throws std::invalid_argument otherwise (a
 /// caller's mistake, not a store condition).

@@ -78,18 +78,31 @@ class Statement {
 
 class SqliteBackend final : public StoreBackend {
  public:
-  explicit SqliteBackend(const std::string& path) {
-    const int rc = sqlite3_open_v2(
-        path.c_str(), &db_,
-        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
-        nullptr);
+  SqliteBackend(const std::string& path, StoreOpening opening) {
+    const bool create = opening == StoreOpening::kCreateWhenMissing;
+    const int rc = sqlite3_open_v2(path.c_str(), &db_,
+                                   SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) |
+                                       SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
+                                   nullptr);
     if (rc != SQLITE_OK) {
       sqlite3_close(db_);
       db_ = nullptr;
+      // A file that is not there, for an opener that must not create one.
+      if (!create && (rc & 0xff) == SQLITE_CANTOPEN) {
+        Position where;
+        where.field = "no SQLite file at the path";
+        throw ProviderError("store.not_found", std::move(where));
+      }
       Unavailable(rc);
     }
     sqlite3_busy_timeout(db_, kBusyTimeoutMs);
     try {
+      // Checked before the pragmas: a file that is no state store is left as it was.
+      if (!create && ReadSchemaVersion() == 0) {
+        Position where;
+        where.field = "no state store in this database";
+        throw ProviderError("store.not_found", std::move(where));
+      }
       // WAL: readers never wait for the writer. FULL: every commit reaches the disk (also the
       // WAL), so a suspension reported done survives power loss, not only a killed process.
       Exec("PRAGMA journal_mode=WAL");
@@ -229,8 +242,8 @@ class SqliteBackend final : public StoreBackend {
 
 }  // namespace
 
-std::unique_ptr<StoreBackend> OpenSqliteBackend(const std::string& path) {
-  return std::make_unique<SqliteBackend>(path);
+std::unique_ptr<StoreBackend> OpenSqliteBackend(const std::string& path, StoreOpening opening) {
+  return std::make_unique<SqliteBackend>(path, opening);
 }
 
 }  // namespace gemini_oracle::ref

@@ -211,17 +211,22 @@ void RequireConversationId(std::string_view conversation_id) {
 }
 
 std::unique_ptr<StateStore> OpenStateStoreOn(std::unique_ptr<StoreBackend> backend, Keyring keyring,
-                                             const std::vector<SchemaMigration>& migrations) {
+                                             const std::vector<SchemaMigration>& migrations,
+                                             StoreOpening opening) {
+  // Maintenance never turns another database into a store: no schema, nothing written.
+  if (opening == StoreOpening::kExistingOnly && backend->ReadSchemaVersion() == 0) {
+    Refuse("store.not_found", "no state store in this database");
+  }
   Migrate(*backend, migrations);
   return std::make_unique<SqlStateStore>(std::move(backend), std::move(keyring));
 }
 
-std::unique_ptr<StoreBackend> OpenStoreBackend(std::string_view url) {
+std::unique_ptr<StoreBackend> OpenStoreBackend(std::string_view url, StoreOpening opening) {
   const std::string_view scheme = Scheme(url);
   if (scheme == "sqlite") {
     const std::string_view path = url.substr(scheme.size() + 1);
     if (path.empty()) Refuse("store.url_malformed", "path");
-    return OpenSqliteBackend(std::string(path));
+    return OpenSqliteBackend(std::string(path), opening);
   }
   if (scheme == "mariadb") {
     const MariaDbTarget target = ParseMariaDbUrl(url);
@@ -231,8 +236,10 @@ std::unique_ptr<StoreBackend> OpenStoreBackend(std::string_view url) {
   Refuse("store.url_malformed", "scheme");
 }
 
-std::unique_ptr<StateStore> OpenStateStore(std::string_view url, Keyring keyring) {
-  return OpenStateStoreOn(OpenStoreBackend(url), std::move(keyring));
+std::unique_ptr<StateStore> OpenStateStore(std::string_view url, Keyring keyring,
+                                           StoreOpening opening) {
+  return OpenStateStoreOn(OpenStoreBackend(url, opening), std::move(keyring),
+                          StateSchemaMigrations(), opening);
 }
 
 std::string RedactedStoreUrl(std::string_view url) {

@@ -77,11 +77,22 @@ class StateStore {
 /// ("store.schema_too_new").
 inline constexpr int kStateSchemaVersion = 1;
 
+/// Whether opening may make a store where there is none.
+enum class StoreOpening {
+  kCreateWhenMissing,  // an application's store: the file and the schema are made as needed
+  kExistingOnly,       // maintenance (store info, store rekey): a SQLite file that does not
+                       // exist, or a database without this schema, is "store.not_found" and
+                       // nothing is written to it (not even SQLite's journal mode)
+};
+
 /// Opens (creating and migrating as needed) the store a URL names:
 ///   sqlite:PATH                          a file (created when missing)
 ///   mariadb://USER@HOST:PORT/DATABASE    password from GEMINI_ORACLE_MARIADB_PASSWORD
-/// Throws ProviderError "store.url_malformed" or "store.unavailable".
-std::unique_ptr<StateStore> OpenStateStore(std::string_view url, Keyring keyring);
+/// Throws ProviderError "store.url_malformed" or "store.unavailable"; with kExistingOnly also
+/// "store.not_found".
+std::unique_ptr<StateStore> OpenStateStore(
+    std::string_view url, Keyring keyring,
+    StoreOpening opening = StoreOpening::kCreateWhenMissing);
 
 /// The URL with any password removed, for messages and reports.
 std::string RedactedStoreUrl(std::string_view url);

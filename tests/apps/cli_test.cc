@@ -2,6 +2,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sqlite3.h>
 
 #include <chrono>
 #include <fstream>
@@ -386,9 +387,35 @@ TEST(StoreCommand, MissingSqliteStoreIsNotCreated) {
     EXPECT_EQ(StoreCommand(StoreArgs{action, "sqlite:" + missing.string(), key_file}, out,
                            action_err),
               kExitBadInput);
-    EXPECT_THAT(action_err.str(), HasSubstr("no store at"));
+    EXPECT_THAT(action_err.str(), HasSubstr("[store.not_found]"));
+    EXPECT_THAT(action_err.str(), HasSubstr("never creates a store"));
     EXPECT_FALSE(std::filesystem::exists(missing));
   }
+}
+
+// Nor do they turn another application's SQLite database into one: refused, and the file's
+// bytes (journal mode included) stay as they were, with no WAL file beside it.
+TEST(StoreCommand, ForeignSqliteDatabaseIsLeftAsItWas) {
+  TempDir state;
+  std::ostringstream key, err;
+  ASSERT_EQ(StoreCommand(StoreArgs{"keygen", "", ""}, key, err), 0);
+  const auto key_file = state.Write("k.key", key.str());
+  const auto foreign = state.path() / "app.sqlite3";
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(foreign.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "CREATE TABLE app_users (name TEXT)", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(db);
+  const std::string before = ReadText(foreign);
+  for (const std::string action : {"info", "rekey"}) {
+    std::ostringstream out, action_err;
+    EXPECT_EQ(StoreCommand(StoreArgs{action, "sqlite:" + foreign.string(), key_file}, out,
+                           action_err),
+              kExitBadInput);
+    EXPECT_THAT(action_err.str(), HasSubstr("[store.not_found]"));
+  }
+  EXPECT_TRUE(ReadText(foreign) == before);
+  EXPECT_FALSE(std::filesystem::exists(foreign.string() + "-wal"));
 }
 
 // Flags a must-clause without a case and exits nonzero.

@@ -75,6 +75,19 @@ TEST(NoRewrite, PersistedRunWithoutStoredRowsIsNotJudged) {
   EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
 }
 
+// A case that suspends, run by a driver that keeps the conversation in memory: the stored half
+// could not be judged.
+TEST(NoRewrite, SuspendingCaseKeptInMemoryIsNotJudged) {
+  auto c = MakeCase(testing::kParallelCase);
+  c.stored = true;
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  const auto report = testing::ParallelReport();
+  const auto findings = JudgeNoRewrite({c, journal, report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+  EXPECT_NE(findings[0].message.find("kept it in memory"), std::string::npos);
+}
+
 // A stored conversation refused before its first build built nothing whose stored row could be
 // rewritten: no note. The same run with one build shown and no row is the note above.
 TEST(NoRewrite, PersistedRunRefusedBeforeAnyBuildHasNothingToJudge) {

@@ -40,6 +40,83 @@ TEST(ResumeEquivalence, SilentWithoutBaseline) {
   EXPECT_TRUE(JudgeResumeEquivalence({runs.c, runs.stored, runs.stored_report}).empty());
 }
 
+// A case that suspends, run by a driver that never goes through a store: not judged, never a
+// silent pass of ADR-226.18.
+TEST(ResumeEquivalence, SuspendingCaseKeptInMemoryIsNotJudged) {
+  Runs runs;
+  runs.c.stored = true;
+  runs.stored_report.persisted = false;
+  const auto findings = JudgeResumeEquivalence({runs.c, runs.stored, runs.stored_report});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+  EXPECT_EQ(findings[0].clause, "ADR-226.18");
+}
+
+// A transport failure in either run decides no outcome: outcomes and request counts are not
+// compared (a not-judged note), the requests both runs sent still are.
+TEST(ResumeEquivalence, TransportFailureInEitherRunComparesOnlyWhatWasSent) {
+  for (const bool in_memory_broken : {true, false}) {
+    Runs runs;
+    auto& broken_report = in_memory_broken ? runs.memory_report : runs.stored_report;
+    auto& broken_journal = in_memory_broken ? runs.memory : runs.stored;
+    broken_report.refusal =
+        model::Refusal{"http.transport", "http", 2, "cut", std::nullopt, std::nullopt};
+    broken_journal = MakeJournal({testing::kParallelRequest1});
+    auto findings = runs.Judge();
+    ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+    EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+    // A difference in a request both sent is still found.
+    broken_journal = MakeJournal(
+        {Replace(testing::kParallelRequest1, R"("text":"look both up")", R"("text":"look")")});
+    findings = runs.Judge();
+    ASSERT_EQ(findings.size(), 2u) << Describe(findings);
+    EXPECT_EQ(ReasonTag(findings[1]), kWireViolation);
+    EXPECT_EQ(findings[1].request, 1u);
+  }
+}
+
+// The endpoint is part of the request: another model or method after resume is a finding.
+TEST(ResumeEquivalence, ReportsAnotherEndpointAfterResume) {
+  Runs runs;
+  runs.stored[1].path = "/v1beta/models/gemini-2.5-pro:generateContent";
+  auto findings = runs.Judge();
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-226.18");
+  EXPECT_EQ(findings[0].request, 2u);
+  runs.stored[1].path = runs.memory[1].path;
+  runs.stored[1].query = "alt=sse";
+  findings = runs.Judge();
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_NE(findings[0].message.find("in its query"), std::string::npos);
+}
+
+// A native call without `args` and the same call with `args: {}` are one empty Struct (§8.3).
+TEST(ResumeEquivalence, AbsentArgsEqualEmptyArgs) {
+  Runs runs;
+  runs.stored = MakeJournal({testing::kParallelRequest1,
+                             Replace(testing::kParallelRequest2,
+                                     R"("name":"lookup","args":{}})", R"("name":"lookup"})")});
+  EXPECT_TRUE(runs.Judge().empty()) << Describe(runs.Judge());
+}
+
+// A nested list in memory that is an object after resume is no finding here: either run may be
+// the one that lost a kind, and the replay judge decides on the stored run's own requests.
+TEST(ResumeEquivalence, NestedListBecomingObjectIsLeftToTheReplayJudge) {
+  Runs runs;
+  const std::string nested = Replace(testing::kParallelRequest2, R"("args":{"q":"alpha","n":1.0})",
+                                     R"("args":{"q":"alpha","n":1.0,"o":[]})");
+  runs.memory = MakeJournal({testing::kParallelRequest1, nested});
+  runs.stored = MakeJournal({testing::kParallelRequest1, Replace(nested, R"("o":[])", R"("o":{})")});
+  EXPECT_TRUE(runs.Judge().empty()) << Describe(runs.Judge());
+  // At the root it is ADR-226.18: a known Struct object that changed kind.
+  runs.memory = MakeJournal({testing::kParallelRequest1,
+                             Replace(testing::kParallelRequest2, R"("args":{}})", R"("args":[]})")});
+  runs.stored = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  const auto findings = runs.Judge();
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(findings[0].clause, "ADR-226.18");
+}
+
 // A driver that says it suspends but never did cannot be judged: a not-judged note.
 TEST(ResumeEquivalence, UnsuspendedRunIsNotJudged) {
   Runs runs;

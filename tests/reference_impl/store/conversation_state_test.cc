@@ -65,6 +65,12 @@ TEST(ConversationState, RefusesUnknownMembersAndWrongShapes) {
       {"message member unknown", Edited([](Json& j) { j["transcript"][1]["x"] = 1; })},
       {"message not canonical", Edited([](Json& j) { j["transcript"][2]["content"] = nullptr; })},
       {"pending not text", Edited([](Json& j) { j["pending_tool_calls"][0] = 1; })},
+      {"pending call dropped", Edited([](Json& j) { j["pending_tool_calls"] = Json::array(); })},
+      {"answered call pending",
+       Edited([](Json& j) { j["pending_tool_calls"].push_back("tc_1"); })},
+      {"pending call repeated", Edited([](Json& j) {
+         j["pending_tool_calls"] = Json::array({"tc_2", "tc_2"});
+       })},
       {"counter negative", Edited([](Json& j) { j["public_id_counter"] = -1; })},
       {"counter float", Edited([](Json& j) { j["public_id_counter"] = 7.0; })},
       {"approval member unknown", Edited([](Json& j) { j["approvals"][0]["x"] = kNeedle; })},

@@ -463,6 +463,19 @@ TEST_P(StateStoreSuite, MigrationsRunOnce) {
   EXPECT_TRUE(EncodeState(again->Resume(id).state) == EncodeState(RichState()));
 }
 
+// Maintenance opening (store info, store rekey) refuses a database that holds no store and
+// leaves it without a table; once a store is there it opens it like any opener.
+TEST_P(StateStoreSuite, ExistingOnlyOpeningNeverMakesAStore) {
+  EXPECT_EQ(CodeOf([&] { OpenStateStore(Url(), keyring_, StoreOpening::kExistingOnly); }),
+            "store.not_found");
+  EXPECT_EQ(Backend()->ReadSchemaVersion(), 0);
+  const std::string id = NewConversationId();
+  Open()->Suspend(id, SmallState("x"), 0);
+  auto existing = OpenStateStore(Url(), keyring_, StoreOpening::kExistingOnly);
+  EXPECT_EQ(existing->SchemaVersion(), kStateSchemaVersion);
+  EXPECT_EQ(existing->Resume(id).state.transcript.messages[0].content, "x");
+}
+
 // Refuses a store whose schema is newer than this program, naming both versions.
 TEST_P(StateStoreSuite, NewerSchemaIsRefused) {
   OpenStateStoreOn(Backend(), keyring_, MigrationsWithOneMoreStep());
@@ -506,6 +519,26 @@ TEST_P(StateStoreSuite, LargeStateRoundTrips) {
   const std::string id = NewConversationId();
   Open()->Suspend(id, state, 0);
   EXPECT_TRUE(EncodeState(Open()->Resume(id).state) == EncodeState(state));
+}
+
+// A state above MariaDB's max_allowed_packet (16 MiB on the test server, the server's default)
+// is the one limit the backends do not share: SQLite stores it, MariaDB refuses it in words and
+// writes nothing (docs/state-store.md, "Limits").
+TEST_P(StateStoreSuite, StateAboveTheServerPacketLimit) {
+  ConversationState state = SmallState("x");
+  state.transcript.messages.push_back(UserMessage(std::string(20u << 20, 'a')));
+  const std::string id = NewConversationId();
+  if (Url().rfind("mariadb:", 0) != 0) {
+    Open()->Suspend(id, state, 0);
+    EXPECT_EQ(Open()->Resume(id).state.transcript.messages.size(), 2u);
+    return;
+  }
+  const auto error = ErrorOf([&] { Open()->Suspend(id, state, 0); });
+  ASSERT_TRUE(error.has_value());
+  EXPECT_EQ(error->code(), "store.unavailable");
+  EXPECT_NE(std::string(error->what()).find("max_allowed_packet"), std::string::npos)
+      << error->what();
+  EXPECT_FALSE(Open()->ReadRaw(id).has_value());
 }
 
 // Reports not_found for a conversation never suspended.
