@@ -28,8 +28,8 @@ std::vector<ClauseRow> ClauseRows(const nlohmann::json& results, const nlohmann:
     }
     // A clause some check could not judge on this case: counted apart, never as passed.
     const auto notes = result.is_object() ? result.find("not_judged") : result.end();
+    std::set<std::string> unjudged;
     if (result.is_object() && notes != result.end() && notes->is_array()) {
-      std::set<std::string> unjudged;
       for (const auto& note : *notes) {
         const std::string clause = StringField(note, "clause");
         if (!clause.empty()) unjudged.insert(clause);
@@ -48,7 +48,8 @@ std::vector<ClauseRow> ClauseRows(const nlohmann::json& results, const nlohmann:
         row.level = levels[clause].get<std::string>();
       }
       ++row.cases;
-      if (verdict == kPass) {
+      // A passing case whose check of this clause could not run did not pass the clause.
+      if (verdict == kPass && unjudged.count(clause) == 0) {
         ++row.passed;
       } else if (Gates(result)) {
         ++row.gating;

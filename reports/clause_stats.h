@@ -13,7 +13,7 @@ struct ClauseRow {
   int cases = 0;      // results citing it in `clauses` or in a finding
   int passed = 0;
   int gating = 0;  // fail, error, timeout
-  int other = 0;   // skipped, known, implementation_defined
+  int other = 0;   // skipped, known, implementation_defined, or a pass that left it not judged
   int findings = 0;
   int not_judged = 0;  // results where a check of this clause could not run (`not_judged`)
 };

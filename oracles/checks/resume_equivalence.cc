@@ -49,38 +49,28 @@ Place PlaceOf(const std::string& pointer) {
   return place;
 }
 
-enum class Verdict { kNone, kOpen, kMust };
-
-// The kinds rule of INTERPRETING §8.3, where neither run is the source of truth: below a
-// Struct's root a value's kind is judged on each request against where it came from (the
-// server's answer for native parts, ADR-224.6/.7/.8; the case's result for results), so here:
-// - an object that became a list below a root is the open ADR-224.F1 (ADR-224 keeps "arbitrary
-//   nested values" in "their current decoded representation" and the carrier "array-valued for
-//   the ... encrypted SQL state"; only the roots are "known Struct objects");
-// - a list that became an object below a root, or a number whose kind alone changed inside call
-//   arguments, is no finding here: either run may be the one that lost a kind, and the replay
-//   and results judges decide which on the stored run's own requests (a numeric kind in public
-//   arguments is no finding at all: ADR-226 "permits the inherited 1.0 to 1 ... normalization");
-// - a number whose kind alone changed inside a result is the open ADR-224.F1;
-// - anything else (a lost binding, signature, part or member, a Struct root that changed kind,
-//   a changed value, a difference outside the Structs) is ADR-226.18.
-Verdict Classify(const detail::DriftAt& drift) {
+// The kinds rule of INTERPRETING §8.3 where neither run is the source of truth: inside a
+// Struct a value's kind is judged on each request against where it came from (the server's
+// answer for native parts, ADR-224.6/.7/.8; the case's result for results, ADR-224.3/.F1), and
+// either run may be the one that lost it. So a kind-only difference below a Struct's root (an
+// object that became a list or the reverse, ADR-224.F1 / 224.6; a number whose kind alone
+// changed, ADR-224.8 / F1, or no finding in public arguments: ADR-226 "permits the inherited 1.0
+// to 1 ... normalization") is no finding here; the stored run's own requests are judged for it.
+// Anything else (a lost binding, signature, part or member, a Struct root that changed kind, a
+// changed value, a difference outside the Structs) is ADR-226.18.
+bool Gates(const detail::DriftAt& drift) {
   using detail::Drift;
   const Place place = PlaceOf(drift.pointer);
   const bool below_root = place.in != Place::Struct::kNone && place.depth > 0;
   switch (drift.drift) {
     case Drift::kObjectBecameList:
-      return below_root ? Verdict::kOpen : Verdict::kMust;
     case Drift::kListBecameObject:
-      return below_root ? Verdict::kNone : Verdict::kMust;
     case Drift::kNumericKind:
-      if (place.in == Place::Struct::kArgs) return Verdict::kNone;
-      if (place.in == Place::Struct::kResponse) return Verdict::kOpen;
-      return Verdict::kMust;
+      return !below_root;
     case Drift::kOther:
-      return Verdict::kMust;
+      return true;
   }
-  return Verdict::kMust;
+  return true;
 }
 
 // A functionCall without `args` stands for the empty Struct (§8.3: "A native functionCall
@@ -104,9 +94,11 @@ void FillAbsentArgs(Json& body) {
 }
 
 // A run that ended in a transport failure with the capture server (which answers every
-// request) says nothing about the conversation: its outcome is not compared (INTERPRETING §11).
-bool BrokenTransport(const model::DriverReport& report) {
-  return report.refusal && report.refusal->code == "http.transport";
+// request) says nothing about the conversation: its outcome is not compared (INTERPRETING §11),
+// unless the case itself expects that refusal (then both runs meet it alike).
+bool BrokenTransport(const model::Case& c, const model::DriverReport& report) {
+  return report.refusal && report.refusal->code == "http.transport" &&
+         !(c.expect.outcome == model::Expected::kRefuse && c.expect.error == "http.transport");
 }
 
 std::string OutcomeText(const model::DriverReport& report) {
@@ -152,7 +144,7 @@ std::vector<Finding> JudgeResumeEquivalence(const CaseRun& run) {
   // Outcomes and request counts compare only when neither run lost its connection; the
   // requests both runs did send are compared all the same.
   const bool comparable_outcomes =
-      in_memory == resumed || !(BrokenTransport(run.report) || BrokenTransport(*run.baseline_report));
+      !(BrokenTransport(run.c, run.report) || BrokenTransport(run.c, *run.baseline_report));
   if (!comparable_outcomes) {
     findings.push_back(NotJudged(kClause,
                                  "a transport failure ended one of the two runs, so their "
@@ -213,19 +205,17 @@ std::vector<Finding> JudgeResumeEquivalence(const CaseRun& run) {
     }
     FillAbsentArgs(*before.value);
     FillAbsentArgs(*after.value);
-    std::optional<detail::DriftAt> must;
-    std::optional<detail::DriftAt> open;
+    std::optional<detail::DriftAt> first;
     for (const auto& drift : detail::Drifts(*before.value, *after.value, "")) {
-      const Verdict verdict = Classify(drift);
-      if (verdict == Verdict::kMust && !must) must = drift;
-      if (verdict == Verdict::kOpen && !open) open = drift;
+      if (Gates(drift)) {
+        first = drift;
+        break;
+      }
     }
-    const auto& shown = must ? must : open;
-    if (!shown) continue;
-    findings.push_back(MakeFinding(
-        must ? kClause : "ADR-224.F1", kWireViolation, i + 1, shown->pointer,
-        message + (must ? "" : " only where nested kinds of a Struct's values changed"),
-        ValueAt(*before.value, shown->pointer), ValueAt(*after.value, shown->pointer)));
+    if (!first) continue;
+    findings.push_back(MakeFinding(kClause, kWireViolation, i + 1, first->pointer, message,
+                                   ValueAt(*before.value, first->pointer),
+                                   ValueAt(*after.value, first->pointer)));
   }
   return findings;
 }

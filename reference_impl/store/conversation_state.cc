@@ -256,6 +256,10 @@ ConversationState StateFromJson(const Json& json) {
 }
 
 std::string EncodeState(const ConversationState& state) {
+  // What decoding would refuse is not written: a stale list would make the row unreadable.
+  if (state.pending_tool_calls != PendingToolCalls(state.transcript)) {
+    Malformed("pending_tool_calls");
+  }
   Json json = ToJson(state);
   RequireEncodable(json);
   if (GEMINI_FAULT("store.bindings_dropped_on_save")) DropBindings(json);

@@ -5,6 +5,8 @@
 #include <sqlite3.h>
 
 #include <ctime>
+#include <filesystem>
+#include <system_error>
 #include <utility>
 
 #include "reference_impl/provider_error.h"
@@ -87,8 +89,10 @@ class SqliteBackend final : public StoreBackend {
     if (rc != SQLITE_OK) {
       sqlite3_close(db_);
       db_ = nullptr;
-      // A file that is not there, for an opener that must not create one.
-      if (!create && (rc & 0xff) == SQLITE_CANTOPEN) {
+      // A file that is not there, for an opener that must not create one; any other failure to
+      // open (a folder, no permission) is the database's own error.
+      std::error_code ec;
+      if (!create && (rc & 0xff) == SQLITE_CANTOPEN && !std::filesystem::exists(path, ec)) {
         Position where;
         where.field = "no SQLite file at the path";
         throw ProviderError("store.not_found", std::move(where));

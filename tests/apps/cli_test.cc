@@ -12,6 +12,8 @@
 #include "apps/gemini-oracle/commands.h"
 #include "mutants/fingerprint.h"
 #include "oracles/runner/clause_registry.h"
+#include "reference_impl/store/keyring.h"
+#include "reference_impl/store/state_store.h"
 #include "tests/temp_dir.h"
 
 namespace gemini_oracle::cli {
@@ -373,6 +375,26 @@ TEST(StoreCommand, KeygenAndRekeyRotateKeys) {
   std::ostringstream still;
   EXPECT_EQ(StoreCommand(StoreArgs{"info", args.store, new_only}, still, info_err), 0);
   EXPECT_THAT(still.str(), HasSubstr("1 sealed under the current key"));
+}
+
+// A conversation left under its old key is named so that an operator can read and paste it:
+// quoted, with bytes outside printable ASCII, the quote and the backslash as \xNN.
+TEST(StoreCommand, RekeyNamesLeftConversationsPrintably) {
+  TempDir state;
+  std::ostringstream k1, k2, err;
+  ASSERT_EQ(StoreCommand(StoreArgs{"keygen", "", ""}, k1, err), 0);
+  ASSERT_EQ(StoreCommand(StoreArgs{"keygen", "", ""}, k2, err), 0);
+  const auto other = state.Write("other.key", k2.str());
+  const std::string url = "sqlite:" + (state.path() / "s.sqlite3").string();
+  const std::string id = std::string("a\xff\"b\\c\n\0d", 9);
+  ref::OpenStateStore(url, ref::Keyring::FromFile(state.Write("k1.key", k1.str())))
+      ->Suspend(id, ref::ConversationState{}, 0);
+  std::ostringstream out, rekey_err;
+  EXPECT_EQ(StoreCommand(StoreArgs{"rekey", url, other}, out, rekey_err), kExitBadInput);
+  EXPECT_THAT(rekey_err.str(),
+              HasSubstr(R"(conversation "a\xff\x22b\x5cc\x0a\x00d" left under its old key)"))
+      << rekey_err.str();
+  EXPECT_EQ(rekey_err.str().find('\xff'), std::string::npos);
 }
 
 // info and rekey never create a store: a mistyped path is bad input, and no file appears.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "reports/clause_stats.h"
 #include "reports/html.h"
 #include "reports/index.h"
 #include "reports/junit.h"
@@ -293,6 +294,25 @@ TEST(WriteMarkdown, ListsNotJudgedChecksApart) {
   EXPECT_NE(html.find("<th>not judged</th>"), std::string::npos);
   // Without notes there is no section.
   EXPECT_EQ(Render(WriteMarkdown, SampleIndex()).find("## Not judged"), std::string::npos);
+}
+
+// A passing case that cites a clause its checks could not judge did not pass that clause: the
+// row counts it as not judged (and other), never as passed.
+TEST(ClauseRows, PassWithTheClauseNotJudgedIsNoPass) {
+  const json results = json::array(
+      {{{"id", "a"},
+        {"verdict", "pass"},
+        {"clauses", {"ADR-226.18", "ADR-226.2"}},
+        {"not_judged", {{{"clause", "ADR-226.18"}, {"reason", "kept in memory"}}}}}});
+  const auto rows = ClauseRows(results);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].clause, "ADR-226.2");
+  EXPECT_EQ(rows[0].passed, 1);
+  EXPECT_EQ(rows[1].clause, "ADR-226.18");
+  EXPECT_EQ(rows[1].cases, 1);
+  EXPECT_EQ(rows[1].passed, 0);
+  EXPECT_EQ(rows[1].other, 1);
+  EXPECT_EQ(rows[1].not_judged, 1);
 }
 
 // Writes one self-contained page with every id and escaped text.
