@@ -2,13 +2,19 @@
 
 #include <httplib.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdint>
+#include <exception>
 #include <stdexcept>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include "reference_impl/fault.h"
 #include "reference_impl/provider_error.h"
+#include "reference_impl/sse_parser.h"
+#include "reference_impl/stream_accumulator.h"
 
 namespace gemini_oracle::ref {
 namespace {
@@ -110,25 +116,36 @@ void GeminiHttpClient::Rebase(const std::string& base_url) {
   impl_->path_prefix = std::move(split.path_prefix);
 }
 
+namespace {
+
+ProviderError Cancelled() {
+  HttpFailure failure;
+  failure.provider_message = "cancelled";
+  return ProviderError("http.transport", std::move(failure));
+}
+
+ProviderError TransportFailure(httplib::Error error) {
+  HttpFailure failure;
+  // The library's error name ("Connection", "Read", ...) quotes nothing of the exchange.
+  failure.provider_message = httplib::to_string(error);
+  return ProviderError("http.transport", std::move(failure));
+}
+
+}  // namespace
+
+std::string GeminiHttpClient::PathOf(const std::string& model, const char* method) const {
+  return impl_->path_prefix + "/" + impl_->options.api_version + "/models/" +
+         std::string(BareModel(model)) + ":" + method;
+}
+
 Json GeminiHttpClient::GenerateContent(const std::string& model, const Json& body) {
-  const std::string path = impl_->path_prefix + "/" + impl_->options.api_version + "/models/" +
-                           std::string(BareModel(model)) + ":generateContent";
+  const std::string path = PathOf(model, "generateContent");
   const httplib::Headers headers = {{"x-goog-api-key", impl_->options.api_key}};
-  const auto cancelled = [] {
-    HttpFailure failure;
-    failure.provider_message = "cancelled";
-    return ProviderError("http.transport", std::move(failure));
-  };
-  if (impl_->cancelled) throw cancelled();
+  if (impl_->cancelled) throw Cancelled();
   const httplib::Result result =
       impl_->client.Post(path, headers, DumpJson(body), "application/json");
-  if (impl_->cancelled) throw cancelled();
-  if (!result) {
-    HttpFailure failure;
-    // The library's error name ("Connection", "Read", ...) quotes nothing of the exchange.
-    failure.provider_message = httplib::to_string(result.error());
-    throw ProviderError("http.transport", std::move(failure));
-  }
+  if (impl_->cancelled) throw Cancelled();
+  if (!result) throw TransportFailure(result.error());
   const httplib::Response& res = *result;
   const bool json_error_body = GEMINI_FAULT("http.error_status_with_json_body_parsed") &&
                                Json::accept(res.body);  // only the body is looked at
@@ -153,6 +170,67 @@ Json GeminiHttpClient::GenerateContent(const std::string& model, const Json& bod
   } catch (const Json::exception&) {
     throw not_json();
   }
+}
+
+Json GeminiHttpClient::StreamGenerateContent(const std::string& model, const Json& body) {
+  // An error body is kept up to this size for diagnostics; a longer one is cut there.
+  constexpr std::size_t kMaxErrorBody = std::size_t{1} << 20;
+  httplib::Request req;
+  req.method = "POST";
+  req.path = PathOf(model, "streamGenerateContent") + "?alt=sse";
+  req.headers.emplace("x-goog-api-key", impl_->options.api_key);
+  req.headers.emplace("Accept", "text/event-stream");
+  req.headers.emplace("Content-Type", "application/json");
+  req.body = DumpJson(body);
+  int status = 0;
+  std::string error_body;
+  SseParser parser;
+  StreamAccumulator accumulator;
+  std::vector<SseEvent> events;
+  std::exception_ptr refused;  // the first refusal of an event; the stream is abandoned there
+  req.response_handler = [&status](const httplib::Response& res) {
+    status = res.status;
+    return true;
+  };
+  req.content_receiver = [&](const char* data, std::size_t size, std::uint64_t, std::uint64_t) {
+    if (status < 200 || status > 299) {
+      error_body.append(data, std::min(size, kMaxErrorBody - std::min(kMaxErrorBody, error_body.size())));
+      return true;
+    }
+    try {
+      parser.Feed(std::string_view(data, size), events);
+      // Each event as it completes: a mid-stream error stops the read at once.
+      for (const SseEvent& event : events) accumulator.Add(event.data);
+      events.clear();
+    } catch (const std::length_error&) {
+      HttpFailure failure;
+      failure.status = status;
+      refused = std::make_exception_ptr(ProviderError("http.body", std::move(failure)));
+      return false;
+    } catch (const ProviderError&) {
+      refused = std::current_exception();
+      return false;
+    }
+    return true;
+  };
+  if (impl_->cancelled) throw Cancelled();
+  const httplib::Result result = impl_->client.send(req);
+  if (impl_->cancelled) throw Cancelled();
+  if (refused) std::rethrow_exception(refused);
+  if (!result) throw TransportFailure(result.error());
+  if (status < 200 || status > 299) {
+    httplib::Response res = *result;
+    res.body = std::move(error_body);
+    throw ProviderError("http.status", MapFailure(res));
+  }
+  // The stream ended cleanly at the HTTP level but not at the event level: the last event
+  // never closed, or there was none. Either way no whole turn arrived.
+  if (parser.InsideEvent() || accumulator.events() == 0) {
+    HttpFailure failure;
+    failure.status = status;
+    throw ProviderError("http.stream", std::move(failure));
+  }
+  return accumulator.Response();
 }
 
 }  // namespace gemini_oracle::ref

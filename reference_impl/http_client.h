@@ -32,6 +32,15 @@ class GeminiHttpClient {
   /// raw body), http.body (2xx that is not JSON).
   Json GenerateContent(const std::string& model, const Json& body);
 
+  /// POST {base}/{api_version}/models/{model}:streamGenerateContent?alt=sse. Reads the event
+  /// stream as it arrives (SseParser: pieces cut anywhere, LF, CRLF or CR) and returns the
+  /// folded response (StreamAccumulator), the one GenerateContent returns for the same
+  /// content. Throws ProviderError: http.transport (also a connection cut mid-stream),
+  /// http.status, http.body (an event that is not a JSON object), http.stream (an error object
+  /// mid-stream; a stream that ends inside an event, or with no event). A stream that fails
+  /// yields nothing: no partial turn reaches the caller.
+  Json StreamGenerateContent(const std::string& model, const Json& body);
+
   /// Makes the request under way, and every later one until ResetCancel(), fail at once with
   /// http.transport. Thread-safe: meant for a watchdog thread while another thread waits in
   /// GenerateContent().
@@ -44,6 +53,8 @@ class GeminiHttpClient {
   void Rebase(const std::string& base_url);
 
  private:
+  std::string PathOf(const std::string& model, const char* method) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -76,9 +76,21 @@ void SetGoogleError(httplib::Response& res, int code, std::string_view status,
   res.set_content(GoogleErrorBody(code, status, message), kJsonType);
 }
 
-void Serve(const ScriptedResponse& turn, httplib::Response& res) {
+// Sleeps for `delay` in short steps, returning false as soon as `stopping` is set.
+bool SleepUnlessStopping(std::chrono::milliseconds delay, const std::atomic<bool>& stopping) {
+  const auto until = std::chrono::steady_clock::now() + delay;
+  while (std::chrono::steady_clock::now() < until) {
+    if (stopping) return false;
+    std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
+        std::chrono::milliseconds(5), until - std::chrono::steady_clock::now()));
+  }
+  return !stopping;
+}
+
+void Serve(const ScriptedResponse& turn, httplib::Response& res,
+           const std::atomic<bool>& stopping) {
   res.status = turn.status;
-  std::string content_type = kJsonType;
+  std::string content_type = turn.streamed ? "text/event-stream" : kJsonType;
   for (const auto& [name, value] : turn.headers) {
     if (EqualsIgnoreCase(name, "content-type")) {
       content_type = value;
@@ -86,7 +98,27 @@ void Serve(const ScriptedResponse& turn, httplib::Response& res) {
       res.set_header(name, value);
     }
   }
-  // An SSE turn would set a chunked content provider here instead of a fixed body.
+  if (turn.streamed) {
+    // Chunk by chunk, each after its delay; the turn outlives the request (scripts never
+    // change, and the handler's slot keeps them alive), but the provider runs after Handle()
+    // returns, so it holds its own copy.
+    auto chunks = std::make_shared<const std::vector<StreamChunk>>(turn.chunks);
+    const bool cut = turn.cut;
+    res.set_chunked_content_provider(
+        content_type, [chunks, cut, &stopping, next = std::size_t{0}](
+                          std::size_t, httplib::DataSink& sink) mutable {
+          if (next == chunks->size()) {
+            if (cut) return false;  // closes the connection without the chunked body's end
+            sink.done();
+            return true;
+          }
+          const StreamChunk& chunk = (*chunks)[next++];
+          if (!SleepUnlessStopping(chunk.delay, stopping)) return false;
+          if (!sink.is_writable()) return false;
+          return chunk.bytes.empty() || sink.write(chunk.bytes.data(), chunk.bytes.size());
+        });
+    return;
+  }
   // Copied rather than moved out of the script, so that the worker frees memory it allocated
   // itself: glibc frees another thread's memory under that thread's arena lock, which every
   // worker would then share.
@@ -234,14 +266,18 @@ void CaptureServer::Impl::Handle(const httplib::Request& req, httplib::Response&
   } else if (route.endpoint == Endpoint::kUnknown || req.method != "POST") {
     refusal = {404, "NOT_FOUND",
                std::string(kWho) + "no endpoint " + req.method + " " + route.api_path};
-  } else if (route.endpoint == Endpoint::kStreamGenerateContent) {
-    // The place where SSE turns will be served.
-    refusal = {501, "UNIMPLEMENTED", std::string(kWho) + "streamGenerateContent is not scripted"};
   } else if (Script& script = *slot->script; script.next_turn >= script.turns.size()) {
     refusal = {400, "FAILED_PRECONDITION",
                std::string(kWho) + "no scripted response left for request " +
                    std::to_string(slot->journal.size()) + " of script " + route.script_id + " (" +
                    std::to_string(script.turns.size()) + " scripted)"};
+  } else if (const bool streams = route.endpoint == Endpoint::kStreamGenerateContent;
+             script.turns[script.next_turn].streamed != streams) {
+    refusal = {400, "FAILED_PRECONDITION",
+               std::string(kWho) + "scripted response " + std::to_string(script.next_turn + 1) +
+                   " of script " + route.script_id + " is " +
+                   (streams ? "not streamed" : "streamed") + ", and the request used " +
+                   (streams ? ":streamGenerateContent" : ":generateContent")};
   } else {
     // Turns never change, and `slot` keeps them alive after the lock is released.
     const ScriptedResponse& turn = script.turns[script.next_turn++];
@@ -253,7 +289,7 @@ void CaptureServer::Impl::Handle(const httplib::Request& req, httplib::Response&
       return;
     }
     lock.unlock();
-    Serve(turn, res);
+    Serve(turn, res, stopping);
     return;
   }
   Append(packed, *slot, /*scripted=*/false);

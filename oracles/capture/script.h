@@ -8,7 +8,14 @@
 
 namespace gemini_oracle::capture {
 
-/// One scripted answer to one :generateContent request.
+/// One piece of a streamed body, written as one HTTP chunk after its delay.
+struct StreamChunk {
+  std::string bytes;  // raw bytes: any part of the event stream, cut anywhere
+  std::chrono::milliseconds delay{0};
+};
+
+/// One scripted answer to one :generateContent request, or, when `streamed`, to one
+/// :streamGenerateContent request.
 struct ScriptedResponse {
   int status = 200;
   /// Content-Type defaults to application/json. Content-Length and Transfer-Encoding are
@@ -21,8 +28,15 @@ struct ScriptedResponse {
   /// journaled on arrival. RemoveScript() of this script or the server's destruction ends the
   /// wait at once, and the request is then answered 503 UNAVAILABLE instead.
   std::chrono::milliseconds delay{0};
-  // Streaming goes here: a list of SSE events (each one complete GenerateContentResponse
-  // JSON) served on :streamGenerateContent?alt=sse instead of `body`.
+  /// Answers a :streamGenerateContent request with `chunks` as text/event-stream (chunked
+  /// transfer, each chunk flushed after its delay) instead of `body`. A streamed turn is not
+  /// served to :generateContent, nor a plain one to :streamGenerateContent: either is refused
+  /// (400 FAILED_PRECONDITION, journaled, the turn kept for the next request).
+  bool streamed = false;
+  std::vector<StreamChunk> chunks{};
+  /// After the last chunk the connection is closed without the end of the chunked body: the
+  /// client sees the stream cut mid-way.
+  bool cut = false;
 };
 
 }  // namespace gemini_oracle::capture

@@ -242,6 +242,18 @@ constexpr std::string_view kOrdinaryWords[] = {
     "position",
     "sentence",
     "less",
+    // words of the streaming codes' sentences
+    "answer",
+    "arrived",
+    "complete",
+    "discarded",
+    "ended",
+    "event",
+    "inside",
+    "partial",
+    "stream",
+    "streamed",
+    "mid-stream",
 };
 
 struct Native {

@@ -207,5 +207,84 @@ TEST(HttpClient, RefusesBaseUrlWithoutScheme) {
   EXPECT_THROW(GeminiHttpClient(OptionsFor("127.0.0.1:1/s/1")), std::invalid_argument);
 }
 
+// A streamed answer, its events framed with CRLF and cut in pieces anywhere, comes back folded
+// into the one response of the whole content, number kinds kept; the request goes to
+// :streamGenerateContent?alt=sse with the key in its header.
+TEST(HttpClient, StreamsAndFoldsTheEvents) {
+  CaptureServer server;
+  capture::ScriptedResponse turn;
+  turn.streamed = true;
+  const std::string events =
+      "data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"h\xc3\xa9llo\"}]},\"index\":0}]}\r\n\r\n"
+      "data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"functionCall\":"
+      "{\"id\":\"c\",\"name\":\"f\",\"args\":{\"x\":1.0}}}]},\"finishReason\":\"STOP\",\"index\":0}]}\r\n\r\n";
+  // Pieces of 3 bytes: cuts inside lines, between CR and LF, inside the UTF-8 sequence.
+  for (std::size_t at = 0; at < events.size(); at += 3) {
+    turn.chunks.push_back({events.substr(at, 3), std::chrono::milliseconds(0)});
+  }
+  const std::string id = server.AddScript({turn});
+  GeminiHttpClient client(OptionsFor(server.BaseUrl(id)));
+  const Json folded = [&] {
+    try {
+      return client.StreamGenerateContent(kModel, Json::object());
+    } catch (const ProviderError& e) {
+      return Json(e.code());
+    }
+  }();
+  ASSERT_TRUE(folded.is_object()) << DumpJson(folded);
+  EXPECT_EQ(folded["candidates"][0]["content"]["parts"][0]["text"], "h\xc3\xa9llo");
+  EXPECT_TRUE(folded["candidates"][0]["content"]["parts"][1]["functionCall"]["args"]["x"]
+                  .is_number_float());
+  EXPECT_EQ(folded["candidates"][0]["finishReason"], "STOP");
+  const auto journal = server.Journal(id);
+  ASSERT_EQ(journal.size(), 1u);
+  EXPECT_EQ(journal[0].path, "/v1beta/models/gemini-2.5-flash:streamGenerateContent");
+  EXPECT_EQ(journal[0].query, "alt=sse");
+}
+
+// Runs one streamed request against a script of one turn and returns the code it raised.
+std::string StreamFailure(const capture::ScriptedResponse& turn) {
+  CaptureServer server;
+  const std::string id = server.AddScript({turn});
+  GeminiHttpClient client(OptionsFor(server.BaseUrl(id)));
+  try {
+    client.StreamGenerateContent(kModel, Json::object());
+  } catch (const ProviderError& e) {
+    EXPECT_EQ(std::string(e.what()).find(kSentinel), std::string::npos) << e.what();
+    return e.code();
+  }
+  return "accepted";
+}
+
+capture::ScriptedResponse StreamOf(std::string bytes, bool cut = false) {
+  capture::ScriptedResponse turn;
+  turn.streamed = true;
+  turn.chunks.push_back({std::move(bytes), std::chrono::milliseconds(0)});
+  turn.cut = cut;
+  return turn;
+}
+
+constexpr char kTextEvent[] =
+    "data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"hi\"}]}}]}\n\n";
+
+// Every way a stream can fail is a typed error, and no partial turn comes back: a cut, an error
+// object mid-stream, an event that is not JSON, a stream that ends inside an event or holds
+// none, an HTTP error status.
+TEST(HttpClient, StreamFailuresAreTyped) {
+  EXPECT_EQ(StreamFailure(StreamOf(kTextEvent)), "accepted");
+  EXPECT_EQ(StreamFailure(StreamOf(std::string(kTextEvent) + "data: {\"cand", /*cut=*/true)),
+            "http.transport");
+  EXPECT_EQ(StreamFailure(StreamOf(std::string(kTextEvent) + "data: " +
+                                   GoogleError(500, "INTERNAL", kSentinel) + "\n\n")),
+            "http.stream");
+  EXPECT_EQ(StreamFailure(StreamOf(std::string(kTextEvent) + "data: " + kSentinel + "\n\n")),
+            "http.body");
+  EXPECT_EQ(StreamFailure(StreamOf(std::string(kTextEvent) + "data: {}")), "http.stream");
+  EXPECT_EQ(StreamFailure(StreamOf(": only a comment\n\n")), "http.stream");
+  capture::ScriptedResponse error = StreamOf(GoogleError(429, "RESOURCE_EXHAUSTED", kSentinel));
+  error.status = 429;
+  EXPECT_EQ(StreamFailure(error), "http.status");
+}
+
 }  // namespace
 }  // namespace gemini_oracle::ref

@@ -243,21 +243,112 @@ TEST(CaptureServer, RefusesUnknownPathsAndMethods) {
   EXPECT_EQ(server.Journal("")[0].path, kGenerate);
 }
 
-// Answers streamGenerateContent with a Google error until streaming is scripted.
-TEST(CaptureServer, RefusesStreamingForNow) {
+constexpr char kStream[] = "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse";
+
+ScriptedResponse Streamed(std::vector<StreamChunk> chunks, bool cut = false) {
+  ScriptedResponse turn;
+  turn.streamed = true;
+  turn.chunks = std::move(chunks);
+  turn.cut = cut;
+  return turn;
+}
+
+// A streamed turn is served as text/event-stream, its chunks' bytes exactly and in order, each
+// as an HTTP chunk of its own (a chunked body is never merged across chunks on reading).
+TEST(CaptureServer, ServesStreamedTurnChunkByChunk) {
   CaptureServer server;
-  const std::string id = server.AddScript({Ok("{}")});
+  const std::vector<StreamChunk> chunks = {{"data: {\"a\":", std::chrono::milliseconds(0)},
+                                           {"1}\r\n\r\ndata: {}\r", std::chrono::milliseconds(30)},
+                                           {"\n\r\n", std::chrono::milliseconds(30)}};
+  const std::string id = server.AddScript({Streamed(chunks)});
   auto client = Connect(server);
-  auto res =
-      client->Post(ScriptPath(id, "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"),
-                   "{}", "application/json");
-  ASSERT_TRUE(res);
-  EXPECT_NE(res->status, 200);
-  ExpectGoogleError(res, 501, "UNIMPLEMENTED");
+  std::vector<std::string> pieces;
+  std::string content_type;
+  httplib::Request req;
+  req.method = "POST";
+  req.path = ScriptPath(id, kStream);
+  req.body = "{}";
+  req.response_handler = [&](const httplib::Response& res) {
+    content_type = res.get_header_value("Content-Type");
+    return true;
+  };
+  req.content_receiver = [&](const char* data, std::size_t size, std::uint64_t, std::uint64_t) {
+    pieces.emplace_back(data, size);
+    return true;
+  };
+  const auto res = client->send(req);
+  ASSERT_TRUE(res) << httplib::to_string(res.error());
+  EXPECT_EQ(res->status, 200);
+  EXPECT_EQ(content_type, "text/event-stream");
+  std::string all;
+  for (const auto& piece : pieces) all += piece;
+  EXPECT_EQ(all, "data: {\"a\":1}\r\n\r\ndata: {}\r\n\r\n");
+  EXPECT_GE(pieces.size(), 3u);
   const auto journal = server.Journal(id);
   ASSERT_EQ(journal.size(), 1u);
   EXPECT_EQ(journal[0].query, "alt=sse");
+  EXPECT_TRUE(journal[0].scripted);
+}
+
+// A cut turn closes the connection after its chunks without ending the chunked body: the
+// client's read fails, having received the bytes before the cut.
+TEST(CaptureServer, CutsStreamMidWay) {
+  CaptureServer server;
+  const std::string id = server.AddScript({Streamed({{"data: {}\n\n", {}}, {"data: {\"x\"", {}}}, true)});
+  auto client = Connect(server);
+  std::string received;
+  httplib::Request req;
+  req.method = "POST";
+  req.path = ScriptPath(id, kStream);
+  req.body = "{}";
+  req.content_receiver = [&](const char* data, std::size_t size, std::uint64_t, std::uint64_t) {
+    received.append(data, size);
+    return true;
+  };
+  const auto res = client->send(req);
+  EXPECT_FALSE(res);
+  EXPECT_EQ(received, "data: {}\n\ndata: {\"x\"");
+}
+
+// A streamed turn is not served to :generateContent, nor a plain one to :streamGenerateContent:
+// refused, journaled as unscripted, and the turn is still there for the right request.
+TEST(CaptureServer, ServesTurnsOnlyToTheirOwnEndpoint) {
+  CaptureServer server;
+  const std::string id = server.AddScript({Streamed({{"data: {}\n\n", {}}}), Ok("{}")});
+  auto client = Connect(server);
+  ExpectGoogleError(client->Post(ScriptPath(id, kGenerate), "{}", "application/json"), 400,
+                    "FAILED_PRECONDITION");
+  auto streamed = client->Post(ScriptPath(id, kStream), "{}", "application/json");
+  ASSERT_TRUE(streamed);
+  EXPECT_EQ(streamed->body, "data: {}\n\n");
+  ExpectGoogleError(client->Post(ScriptPath(id, kStream), "{}", "application/json"), 400,
+                    "FAILED_PRECONDITION");
+  auto plain = client->Post(ScriptPath(id, kGenerate), "{}", "application/json");
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(plain->body, "{}");
+  const auto journal = server.Journal(id);
+  ASSERT_EQ(journal.size(), 4u);
   EXPECT_FALSE(journal[0].scripted);
+  EXPECT_TRUE(journal[1].scripted);
+  EXPECT_FALSE(journal[2].scripted);
+  EXPECT_TRUE(journal[3].scripted);
+}
+
+// Destroying the server while a stream waits out a chunk's delay ends it at once.
+TEST(CaptureServer, StopEndsADelayedStream) {
+  auto server = std::make_unique<CaptureServer>();
+  const std::string id =
+      server->AddScript({Streamed({{"data: {}\n\n", {}}, {"data: {}\n\n", std::chrono::seconds(30)}})});
+  std::thread reader([port = server->port(), path = ScriptPath(id, kStream)] {
+    httplib::Client client("127.0.0.1", port);
+    client.Post(path, "{}", "application/json");
+  });
+  ASSERT_TRUE(AwaitRequests(*server, id, 1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const auto started = std::chrono::steady_clock::now();
+  server.reset();
+  reader.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
 }
 
 // Serves two scripts from two threads at once and keeps their journals apart.

@@ -19,45 +19,12 @@
 #include "oracles/checks/wire_view.h"
 #include "reference_impl/json.h"
 #include "reference_impl/json_equality.h"
+#include "tests/property_support.h"
 
 namespace gemini_oracle::checks {
 namespace {
 
-constexpr std::uint64_t kDefaultSeed = 20260401;
-constexpr int kDefaultRuns = 400;
-
-std::uint64_t EnvNumber(const char* name, std::uint64_t fallback) {
-  const char* text = std::getenv(name);
-  return text != nullptr && *text != '\0' ? std::strtoull(text, nullptr, 10) : fallback;
-}
-
-template <typename Testable>
-void CheckProperty(Testable&& testable) {
-  rc::detail::TestParams params;
-  if (std::getenv("RC_PARAMS") != nullptr) {
-    params = rc::detail::configuration().testParams;
-  } else {
-    params.seed = EnvNumber("GEMINI_ORACLE_PROPERTY_SEED", kDefaultSeed);
-    params.maxSuccess = static_cast<int>(EnvNumber("GEMINI_ORACLE_PROPERTY_RUNS", kDefaultRuns));
-    params.maxSize = 50;  // RapidCheck misbehaves above 100
-  }
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  std::cout << "property " << info->name() << ": seed=" << params.seed
-            << " runs=" << params.maxSuccess << std::endl;
-  rc::detail::TestMetadata metadata;
-  metadata.id = std::string(info->test_suite_name()) + "/" + info->name();
-  metadata.description = info->name();
-  const auto result = rc::detail::checkTestable(std::forward<Testable>(testable), metadata, params);
-  if (result.template is<rc::detail::SuccessResult>()) {
-    rc::detail::printResultMessage(result, std::cout);  // the run count and any distribution
-    std::cout << std::endl;
-  } else {
-    std::ostringstream message;
-    rc::detail::printResultMessage(result, message);
-    FAIL() << message.str() << "\n(reproduce with GEMINI_ORACLE_PROPERTY_SEED=" << params.seed
-           << ")";
-  }
-}
+using gemini_oracle::testing::CheckProperty;
 
 // Numbers where comparators go wrong: zeros of both signs, integral and fractional doubles
 // around 2^53, 2^63 and 2^64, the 64-bit bounds, tiny and huge doubles, and their neighbours.

@@ -1,0 +1,108 @@
+#include "reference_impl/stream_accumulator.h"
+
+#include <utility>
+
+#include "reference_impl/provider_error.h"
+
+namespace gemini_oracle::ref {
+namespace {
+
+// Google's error object, as the non-streaming client maps an error body: status and message
+// are kept apart from what(), which never quotes them.
+HttpFailure FailureOf(const Json& error, std::string_view data) {
+  HttpFailure failure;
+  failure.status = 200;  // the stream itself had begun with 200
+  failure.raw_body = std::string(data);
+  if (!error.is_object()) return failure;
+  if (const auto status = error.find("status"); status != error.end() && status->is_string()) {
+    failure.google_status = status->get<std::string>();
+  }
+  if (const auto message = error.find("message");
+      message != error.end() && message->is_string()) {
+    failure.provider_message = message->get<std::string>();
+  }
+  return failure;
+}
+
+// The candidate's position in `candidates` that has `index`, or the end.
+std::size_t FindCandidate(const Json& candidates, const Json& index) {
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const auto own = candidates[i].find("index");
+    if (own != candidates[i].end() && *own == index) return i;
+  }
+  return candidates.size();
+}
+
+// `into` takes `event`'s members; parts are appended, everything else is replaced.
+void MergeCandidate(Json& into, const Json& event) {
+  for (auto it = event.begin(); it != event.end(); ++it) {
+    if (it.key() != "content" || !it->is_object() || !into.contains("content") ||
+        !into["content"].is_object()) {
+      into[it.key()] = *it;
+      continue;
+    }
+    Json& content = into["content"];
+    for (auto member = it->begin(); member != it->end(); ++member) {
+      Json& kept = content[member.key()];
+      if (member.key() == "parts" && member->is_array() && kept.is_array()) {
+        for (const auto& part : *member) kept.push_back(part);
+      } else {
+        kept = *member;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void StreamAccumulator::Add(std::string_view data) {
+  const auto not_json = [&] {
+    HttpFailure failure;
+    failure.status = 200;
+    failure.raw_body = std::string(data);
+    return ProviderError("http.body", std::move(failure));
+  };
+  // The same reading as a non-streamed body: a repeated member name is no usable answer, and
+  // integers beyond exact reach stay marked for the parser to refuse where they are used.
+  if (FindDuplicateKey(data)) throw not_json();
+  Json event;
+  try {
+    event = ParseJsonMarkingInexactIntegers(data);
+  } catch (const Json::exception&) {
+    throw not_json();
+  }
+  if (!event.is_object()) throw not_json();
+  if (const auto error = event.find("error"); error != event.end()) {
+    throw ProviderError("http.stream", FailureOf(*error, data));
+  }
+  ++events_;
+  for (auto it = event.begin(); it != event.end(); ++it) {
+    if (it.key() != "candidates" || !it->is_array() || !response_.contains("candidates") ||
+        !response_["candidates"].is_array()) {
+      response_[it.key()] = *it;
+      continue;
+    }
+    Json& candidates = response_["candidates"];
+    for (std::size_t p = 0; p < it->size(); ++p) {
+      const Json& candidate = (*it)[p];
+      if (!candidate.is_object()) {
+        candidates.push_back(candidate);  // the parser refuses the shape
+        continue;
+      }
+      const auto index = candidate.find("index");
+      const std::size_t at =
+          index != candidate.end() ? FindCandidate(candidates, *index) : (p < candidates.size() ? p : candidates.size());
+      if (at == candidates.size()) {
+        candidates.push_back(candidate);
+      } else if (!candidates[at].is_object()) {
+        candidates[at] = candidate;
+      } else {
+        MergeCandidate(candidates[at], candidate);
+      }
+    }
+  }
+}
+
+Json StreamAccumulator::Response() const { return response_; }
+
+}  // namespace gemini_oracle::ref
