@@ -175,6 +175,8 @@ Json GeminiHttpClient::GenerateContent(const std::string& model, const Json& bod
 Json GeminiHttpClient::StreamGenerateContent(const std::string& model, const Json& body) {
   // An error body is kept up to this size for diagnostics; a longer one is cut there.
   constexpr std::size_t kMaxErrorBody = std::size_t{1} << 20;
+  // A whole stream larger than this is refused (http.body): the folded turn is held in memory.
+  constexpr std::size_t kMaxStreamBytes = std::size_t{256} << 20;
   httplib::Request req;
   req.method = "POST";
   req.path = PathOf(model, "streamGenerateContent") + "?alt=sse";
@@ -188,24 +190,37 @@ Json GeminiHttpClient::StreamGenerateContent(const std::string& model, const Jso
   StreamAccumulator accumulator;
   std::vector<SseEvent> events;
   std::exception_ptr refused;  // the first refusal of an event; the stream is abandoned there
+  std::size_t received = 0;
   req.response_handler = [&status](const httplib::Response& res) {
     status = res.status;
     return true;
   };
+  const auto too_large = [&] {
+    HttpFailure failure;
+    failure.status = status;
+    return std::make_exception_ptr(ProviderError("http.body", std::move(failure)));
+  };
   req.content_receiver = [&](const char* data, std::size_t size, std::uint64_t, std::uint64_t) {
+    if (impl_->cancelled) return false;  // Cancel() stops a stream at its next piece
     if (status < 200 || status > 299) {
       error_body.append(data, std::min(size, kMaxErrorBody - std::min(kMaxErrorBody, error_body.size())));
       return true;
     }
+    received += size;
+    if (received > kMaxStreamBytes) {
+      refused = too_large();
+      return false;
+    }
     try {
       parser.Feed(std::string_view(data, size), events);
-      // Each event as it completes: a mid-stream error stops the read at once.
-      for (const SseEvent& event : events) accumulator.Add(event.data);
+      // Each event as it completes: a mid-stream error stops the read at once. Events of
+      // another type than the default (`event: ping`, ...) carry no part of the answer.
+      for (const SseEvent& event : events) {
+        if (event.type.empty() || event.type == "message") accumulator.Add(event.data);
+      }
       events.clear();
     } catch (const std::length_error&) {
-      HttpFailure failure;
-      failure.status = status;
-      refused = std::make_exception_ptr(ProviderError("http.body", std::move(failure)));
+      refused = too_large();
       return false;
     } catch (const ProviderError&) {
       refused = std::current_exception();
@@ -218,19 +233,28 @@ Json GeminiHttpClient::StreamGenerateContent(const std::string& model, const Jso
   if (impl_->cancelled) throw Cancelled();
   if (refused) std::rethrow_exception(refused);
   if (!result) throw TransportFailure(result.error());
+  status = result->status;  // also for a status whose response has no body (204)
   if (status < 200 || status > 299) {
     httplib::Response res = *result;
     res.body = std::move(error_body);
     throw ProviderError("http.status", MapFailure(res));
   }
   // The stream ended cleanly at the HTTP level but not at the event level: the last event
-  // never closed, or there was none. Either way no whole turn arrived.
-  if (parser.InsideEvent() || accumulator.events() == 0) {
+  // never closed, there was none, or the first candidate never got its finishReason (Google's
+  // last event always carries one; a body framed by the connection's close ends cleanly
+  // wherever the connection is cut). No whole turn arrived.
+  Json folded = accumulator.Response();
+  const auto candidates = folded.find("candidates");
+  const bool unfinished = candidates != folded.end() && candidates->is_array() &&
+                          !candidates->empty() && (*candidates)[0].is_object() &&
+                          !(*candidates)[0].contains("finishReason");
+  if ((parser.InsideEvent() || accumulator.events() == 0 || unfinished) &&
+      !GEMINI_FAULT("stream.unfinished_stream_accepted")) {
     HttpFailure failure;
     failure.status = status;
     throw ProviderError("http.stream", std::move(failure));
   }
-  return accumulator.Response();
+  return folded;
 }
 
 }  // namespace gemini_oracle::ref

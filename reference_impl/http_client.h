@@ -36,9 +36,11 @@ class GeminiHttpClient {
   /// stream as it arrives (SseParser: pieces cut anywhere, LF, CRLF or CR) and returns the
   /// folded response (StreamAccumulator), the one GenerateContent returns for the same
   /// content. Throws ProviderError: http.transport (also a connection cut mid-stream),
-  /// http.status, http.body (an event that is not a JSON object), http.stream (an error object
-  /// mid-stream; a stream that ends inside an event, or with no event). A stream that fails
-  /// yields nothing: no partial turn reaches the caller.
+  /// http.status, http.body (an event that is not a JSON object; a stream over 256 MiB),
+  /// http.stream (an error object mid-stream; a stream that ends inside an event, with no
+  /// event, or before its first candidate's finishReason). Events of a type other than the
+  /// default are ignored. A stream that fails yields nothing: no partial turn reaches the
+  /// caller.
   Json StreamGenerateContent(const std::string& model, const Json& body);
 
   /// Makes the request under way, and every later one until ResetCancel(), fail at once with

@@ -1,5 +1,7 @@
 #include "reference_impl/stream_accumulator.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <utility>
 
 #include "reference_impl/provider_error.h"
@@ -24,13 +26,16 @@ HttpFailure FailureOf(const Json& error, std::string_view data) {
   return failure;
 }
 
-// The candidate's position in `candidates` that has `index`, or the end.
-std::size_t FindCandidate(const Json& candidates, const Json& index) {
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const auto own = candidates[i].find("index");
-    if (own != candidates[i].end() && *own == index) return i;
+// Which candidate an event's candidate at `position` continues: its `index`, else its
+// position (proto3 JSON leaves the default index 0 out, so "absent" and 0 are the same).
+Json KeyOf(const Json& candidate, std::size_t position) {
+  if (candidate.is_object()) {
+    const auto index = candidate.find("index");
+    if (index != candidate.end() && index->is_number_integer()) {
+      return Json(index->get<std::int64_t>());
+    }
   }
-  return candidates.size();
+  return Json(static_cast<std::int64_t>(position));
 }
 
 // `into` takes `event`'s members; parts are appended, everything else is replaced.
@@ -77,27 +82,29 @@ void StreamAccumulator::Add(std::string_view data) {
   }
   ++events_;
   for (auto it = event.begin(); it != event.end(); ++it) {
-    if (it.key() != "candidates" || !it->is_array() || !response_.contains("candidates") ||
-        !response_["candidates"].is_array()) {
+    if (it.key() != "candidates" || !it->is_array()) {
       response_[it.key()] = *it;
       continue;
     }
     Json& candidates = response_["candidates"];
+    if (!candidates.is_array()) {
+      candidates = Json::array();
+      keys_.clear();
+    }
     for (std::size_t p = 0; p < it->size(); ++p) {
       const Json& candidate = (*it)[p];
-      if (!candidate.is_object()) {
-        candidates.push_back(candidate);  // the parser refuses the shape
+      const Json key = KeyOf(candidate, p);
+      const auto known = std::find(keys_.begin(), keys_.end(), key);
+      if (known == keys_.end()) {
+        keys_.push_back(key);
+        candidates.push_back(candidate);  // a shape the parser refuses stays as it came
         continue;
       }
-      const auto index = candidate.find("index");
-      const std::size_t at =
-          index != candidate.end() ? FindCandidate(candidates, *index) : (p < candidates.size() ? p : candidates.size());
-      if (at == candidates.size()) {
-        candidates.push_back(candidate);
-      } else if (!candidates[at].is_object()) {
-        candidates[at] = candidate;
+      Json& kept = candidates[static_cast<std::size_t>(known - keys_.begin())];
+      if (!candidate.is_object() || !kept.is_object()) {
+        kept = candidate;
       } else {
-        MergeCandidate(candidates[at], candidate);
+        MergeCandidate(kept, candidate);
       }
     }
   }

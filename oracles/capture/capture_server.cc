@@ -76,24 +76,29 @@ void SetGoogleError(httplib::Response& res, int code, std::string_view status,
   res.set_content(GoogleErrorBody(code, status, message), kJsonType);
 }
 
-// Sleeps for `delay` in short steps, returning false as soon as `stopping` is set.
-bool SleepUnlessStopping(std::chrono::milliseconds delay, const std::atomic<bool>& stopping) {
+// Sleeps for `delay` in short steps, returning false as soon as either flag is set.
+bool SleepUnless(std::chrono::milliseconds delay, const std::atomic<bool>& stopping,
+                 const std::atomic<bool>& removed) {
   const auto until = std::chrono::steady_clock::now() + delay;
   while (std::chrono::steady_clock::now() < until) {
-    if (stopping) return false;
+    if (stopping || removed) return false;
     std::this_thread::sleep_for(std::min<std::chrono::steady_clock::duration>(
         std::chrono::milliseconds(5), until - std::chrono::steady_clock::now()));
   }
-  return !stopping;
+  return !(stopping || removed);
 }
 
+// `removed` is the turn's script's flag (set by RemoveScript), shared so that it outlives the
+// script while a stream is still being served.
 void Serve(const ScriptedResponse& turn, httplib::Response& res,
-           const std::atomic<bool>& stopping) {
+           const std::atomic<bool>& stopping, std::shared_ptr<const std::atomic<bool>> removed) {
   res.status = turn.status;
   std::string content_type = turn.streamed ? "text/event-stream" : kJsonType;
   for (const auto& [name, value] : turn.headers) {
     if (EqualsIgnoreCase(name, "content-type")) {
-      content_type = value;
+      // A stream is always exactly text/event-stream: cpp-httplib compresses other text/*
+      // types, and a compressor holds every chunk until the body ends.
+      if (!turn.streamed) content_type = value;
     } else if (!IsFramingHeader(name)) {
       res.set_header(name, value);
     }
@@ -105,15 +110,15 @@ void Serve(const ScriptedResponse& turn, httplib::Response& res,
     auto chunks = std::make_shared<const std::vector<StreamChunk>>(turn.chunks);
     const bool cut = turn.cut;
     res.set_chunked_content_provider(
-        content_type, [chunks, cut, &stopping, next = std::size_t{0}](
-                          std::size_t, httplib::DataSink& sink) mutable {
+        content_type, [chunks, cut, &stopping, removed = std::move(removed),
+                       next = std::size_t{0}](std::size_t, httplib::DataSink& sink) mutable {
           if (next == chunks->size()) {
             if (cut) return false;  // closes the connection without the chunked body's end
             sink.done();
             return true;
           }
           const StreamChunk& chunk = (*chunks)[next++];
-          if (!SleepUnlessStopping(chunk.delay, stopping)) return false;
+          if (!SleepUnless(chunk.delay, stopping, *removed)) return false;
           if (!sink.is_writable()) return false;
           return chunk.bytes.empty() || sink.write(chunk.bytes.data(), chunk.bytes.size());
         });
@@ -160,7 +165,7 @@ std::string& PackBuffer() {
 
 struct Script {
   std::vector<ScriptedResponse> turns;  // never changed once added
-  std::size_t next_turn = 0;            // counts only the :generateContent requests it answered
+  std::size_t next_turn = 0;            // counts only the requests a scripted turn answered
 };
 
 // Everything kept under one id. Each has its own lock: connections on different scripts
@@ -170,6 +175,9 @@ struct Slot {
   // Ends the delays of waiting handlers when the slot is removed or the server stops.
   std::condition_variable delay_cut;
   bool removed = false;          // no longer under its id; a handler looks the id up again
+  // Set with `removed`, read without the lock by streams still being served from the slot:
+  // their chunk delays end at once.
+  std::shared_ptr<std::atomic<bool>> streams_cut = std::make_shared<std::atomic<bool>>(false);
   std::optional<Script> script;  // none for an id that only stray requests named
   PackedJournal journal;
 };
@@ -289,7 +297,7 @@ void CaptureServer::Impl::Handle(const httplib::Request& req, httplib::Response&
       return;
     }
     lock.unlock();
-    Serve(turn, res, stopping);
+    Serve(turn, res, stopping, slot->streams_cut);
     return;
   }
   Append(packed, *slot, /*scripted=*/false);
@@ -411,6 +419,7 @@ void CaptureServer::RemoveScript(const std::string& script_id) {
     std::lock_guard lock(slot->mu);
     slot->removed = true;
   }
+  *slot->streams_cut = true;
   // A handler still waiting out one of its delays answers now rather than hold its worker.
   slot->delay_cut.notify_all();
 }

@@ -11,9 +11,10 @@
 
 namespace gemini_oracle::capture {
 
-/// Serves POST /s/<id>/{v1,v1beta}/models/<model>:generateContent from script <id>: request k
-/// of a script gets turns[k]. Anything else (exhausted script, unknown id, path or method,
-/// :streamGenerateContent for now) gets a Google error JSON, never a 200. Every request is
+/// Serves POST /s/<id>/{v1,v1beta}/models/<model>:generateContent (and, for a streamed turn,
+/// :streamGenerateContent, as text/event-stream chunk by chunk) from script <id>: request k of
+/// a script gets turns[k]. Anything else (exhausted script, unknown id, path or method, a turn
+/// asked for on the other endpoint) gets a Google error JSON, never a 200. Every request is
 /// journaled; requests outside /s/<id>/ are journaled under the empty id "". Thread-safe.
 /// A client that sends Accept-Encoding gets JSON bodies compressed, as from Google.
 /// Each connection gets its own worker, however many are open, and requests on different

@@ -142,6 +142,52 @@ Actions ActionsFromJson(const Json& json, const std::string& where) {
   return actions;
 }
 
+StreamScript StreamFromJson(const Json& json, const std::string& where) {
+  if (!json.is_object()) Bad(where, "is not an object");
+  StreamScript stream;
+  const Json* events = Member(json, "events");
+  if (events == nullptr || !events->is_array() || events->empty()) {
+    Bad(where + "/events", "is not a list of events");
+  }
+  for (std::size_t i = 0; i < events->size(); ++i) {
+    const Json& event = (*events)[i];
+    if (!event.is_object() && !event.is_string()) {
+      Bad(where + "/events/" + std::to_string(i), "is neither an object nor a string");
+    }
+    stream.events.push_back(event);
+  }
+  if (const Json* framing = Member(json, "framing")) {
+    const std::string f = framing->is_string() ? framing->get<std::string>() : "";
+    if (f == "crlf") {
+      stream.eol = "\r\n";
+    } else if (f == "lf") {
+      stream.eol = "\n";
+    } else if (f == "cr") {
+      stream.eol = "\r";
+    } else {
+      Bad(where + "/framing", "is not crlf, lf or cr");
+    }
+  }
+  if (const Json* split = Member(json, "split_at")) {
+    if (!split->is_array()) Bad(where + "/split_at", "is not a list");
+    for (std::size_t i = 0; i < split->size(); ++i) {
+      if (!(*split)[i].is_number_unsigned()) {
+        Bad(where + "/split_at/" + std::to_string(i), "is not a count");
+      }
+      stream.split_at.push_back((*split)[i].get<std::size_t>());
+    }
+  }
+  if (const Json* delay = Member(json, "delay_ms")) {
+    if (!delay->is_number_unsigned()) Bad(where + "/delay_ms", "is not a count");
+    stream.delay_ms = delay->get<std::uint64_t>();
+  }
+  if (const Json* cut = Member(json, "cut_at")) {
+    if (!cut->is_number_unsigned()) Bad(where + "/cut_at", "is not a count");
+    stream.cut_at = cut->get<std::size_t>();
+  }
+  return stream;
+}
+
 Exchange ExchangeFromJson(const Json& json, const std::string& where) {
   Exchange exchange;
   exchange.user = OptionalString(json, "user", where);
@@ -167,6 +213,13 @@ Exchange ExchangeFromJson(const Json& json, const std::string& where) {
   if (const Json* delay = Member(*response, "delay_ms")) {
     if (!delay->is_number_unsigned()) Bad(where + "/response/delay_ms", "is not a count");
     exchange.response.delay_ms = delay->get<std::uint64_t>();
+  }
+  if (const Json* stream = Member(*response, "stream")) {
+    exchange.response.stream = StreamFromJson(*stream, where + "/response/stream");
+    exchange.response.body = Json::array();
+    for (const Json& event : exchange.response.stream->events) {
+      if (event.is_object()) exchange.response.body.push_back(event);
+    }
   }
   if (const Json* then = Member(json, "then")) {
     exchange.then = ActionsFromJson(*then, where + "/then");
@@ -302,6 +355,28 @@ Case CaseFromJson(Json document, std::string id, std::filesystem::path file) {
   result.expect = ExpectFromJson(*expect);
   result.raw = std::move(document);
   return result;
+}
+
+std::string StreamScript::Bytes() const {
+  std::string bytes;
+  for (const Json& event : events) {
+    bytes += "data: ";
+    bytes += event.is_string() ? event.get<std::string>() : DumpJson(event);
+    bytes += eol;
+    bytes += eol;
+  }
+  return bytes;
+}
+
+std::vector<std::size_t> StreamScript::EventEnds() const {
+  std::vector<std::size_t> ends;
+  std::size_t at = 0;
+  for (const Json& event : events) {
+    at += 6 + (event.is_string() ? event.get<std::string>().size() : DumpJson(event).size()) +
+          2 * eol.size();
+    ends.push_back(at);
+  }
+  return ends;
 }
 
 }  // namespace gemini_oracle::model

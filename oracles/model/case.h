@@ -79,6 +79,24 @@ struct Actions {
   std::vector<Result> results;
 };
 
+/// A streamed answer (`response.stream`, INTERPRETING §5.3): served to :streamGenerateContent
+/// only, each event an SSE `data:` line and a blank line.
+struct StreamScript {
+  /// Each a GenerateContentResponse (or error) object, or a string served as data text as-is.
+  std::vector<Json> events;
+  std::string eol = "\r\n";  // framing: crlf (Google's), lf or cr
+  /// Byte offsets where one HTTP chunk ends and the next begins; empty: one chunk per event.
+  std::vector<std::size_t> split_at;
+  std::uint64_t delay_ms = 0;  // before each chunk after the first
+  /// Only this many bytes are sent, then the connection is closed mid-body.
+  std::optional<std::size_t> cut_at;
+
+  /// The stream's bytes, as the server would send them whole.
+  std::string Bytes() const;
+  /// Where each event's bytes begin and end in Bytes() (the default chunk boundaries).
+  std::vector<std::size_t> EventEnds() const;
+};
+
 /// The scripted answer of the capture server for one request.
 struct ScriptedResponse {
   int status = 200;
@@ -88,6 +106,9 @@ struct ScriptedResponse {
   std::optional<std::string> raw_body;
   /// How long the server waits before answering (a slow model); 0 answers at once.
   std::uint64_t delay_ms = 0;
+  /// A streamed answer instead of `body`; `body` then holds the array of its object events,
+  /// the parts of which the judges read one after the other as one model turn.
+  std::optional<StreamScript> stream;
 };
 
 struct Exchange {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "oracles/model/case.h"
 #include "oracles/model/server_answered.h"
 #include "oracles/runner/model_names.h"
 #include "oracles/runner/strict_json.h"
@@ -243,8 +244,66 @@ void CheckExchanges(const Json& document, std::vector<Finding>& out) {
     CheckTextResults(*then, where, out);
     const Json* response = Member(exchange, "response");
     const Json* body = response == nullptr ? nullptr : Member(*response, "body");
+    // A streamed answer's calls are those of its events, one after the other.
+    Json events = Json::array();
+    if (const Json* stream = response == nullptr ? nullptr : Member(*response, "stream")) {
+      if (const Json* list = Member(*stream, "events"); list != nullptr && list->is_array()) {
+        for (const Json& event : *list) {
+          if (event.is_object()) events.push_back(event);
+        }
+      }
+      body = &events;
+    }
     CheckSelectors(*then, body == nullptr ? std::vector<const Json*>() : FunctionCallsOf(*body),
                    where, out);
+  }
+}
+
+bool HasFeature(const Json& document, std::string_view feature);
+
+// INTERPRETING §5.3: the chunk boundaries and the cut of a streamed answer lie inside the
+// stream as served, and a case that streams says so in its features.
+void CheckStreams(const Json& document, std::vector<Finding>& out) {
+  const Json* exchanges = Member(document, "exchanges");
+  bool streams = false;
+  for (std::size_t i = 0; exchanges != nullptr && exchanges->is_array() && i < exchanges->size();
+       ++i) {
+    const Json* response = Member((*exchanges)[i], "response");
+    const Json* stream = response == nullptr ? nullptr : Member(*response, "stream");
+    if (stream == nullptr || !stream->is_object()) continue;
+    streams = true;
+    const std::string where = "/exchanges/" + std::to_string(i) + "/response/stream";
+    model::StreamScript script;
+    const Json* events = Member(*stream, "events");
+    if (events == nullptr || !events->is_array()) continue;
+    for (const Json& event : *events) script.events.push_back(event);
+    const Json* framing = Member(*stream, "framing");
+    if (framing != nullptr && *framing == "lf") script.eol = "\n";
+    if (framing != nullptr && *framing == "cr") script.eol = "\r";
+    const std::size_t size = script.Bytes().size();
+    std::size_t previous = 0;
+    const Json* split = Member(*stream, "split_at");
+    for (std::size_t j = 0; split != nullptr && split->is_array() && j < split->size(); ++j) {
+      const auto at = Count(&(*split)[j]);
+      if (!at) continue;
+      if (*at <= previous || *at >= size) {
+        out.push_back({std::string(kStreamBytes), where + "/split_at/" + std::to_string(j),
+                       "split_at " + std::to_string(*at) + " must be above " +
+                           std::to_string(previous) + " and below the stream's " +
+                           std::to_string(size) + " bytes"});
+      } else {
+        previous = *at;
+      }
+    }
+    if (const auto cut = Count(Member(*stream, "cut_at")); cut && *cut > size) {
+      out.push_back({std::string(kStreamBytes), where + "/cut_at",
+                     "cut_at " + std::to_string(*cut) + " is past the stream's " +
+                         std::to_string(size) + " bytes"});
+    }
+  }
+  if (streams && !HasFeature(document, "streaming")) {
+    out.push_back({std::string(kFeatureDeclared), "/features",
+                   "the case streams a response; list feature \"streaming\""});
   }
 }
 
@@ -390,7 +449,7 @@ const std::vector<std::string_view>& AllRules() {
       kPrefixExpect,  kClauseUnknown,  kIdUnique,         kDescriptionStyle, kErrorUnknown,
       kSelectorRange, kSelectorMatch,  kWireRequest,      kRefuseExchange,   kExpectRequests,
       kResultText,    kTranscriptContent, kFeatureDeclared, kApprovalReference,
-      kRationalePresent};
+      kRationalePresent, kStreamBytes};
   return all;
 }
 
@@ -441,6 +500,7 @@ std::vector<Finding> CheckDocument(const Json& document, std::string_view file_n
   CheckCarriedContents(document, out);
   CheckExpectCounts(document, out);
   CheckPersistenceAndApprovals(document, out);
+  CheckStreams(document, out);
   return out;
 }
 

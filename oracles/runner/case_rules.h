@@ -41,6 +41,9 @@ inline constexpr std::string_view kFeatureDeclared = "feature.declared";
 inline constexpr std::string_view kApprovalReference = "approval.reference";
 // An n_ or i_ case says why its verdict follows from the ADR text (INTERPRETING §3).
 inline constexpr std::string_view kRationalePresent = "rationale.present";
+// A streamed response's split_at offsets rise strictly inside the stream, and its cut_at lies
+// within it (INTERPRETING §5.3); a case that streams lists feature streaming.
+inline constexpr std::string_view kStreamBytes = "stream.bytes";
 
 /// Every rule name, in the order above.
 const std::vector<std::string_view>& AllRules();

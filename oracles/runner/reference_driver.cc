@@ -386,7 +386,10 @@ DriverReport ReferenceDriver::RunConversation(const Case& c, const std::string& 
       if (hook_) hook_(request);
       Json response;
       try {
-        response = client.GenerateContent(options.model, request);
+        // A streamed exchange goes to :streamGenerateContent and is folded into the response
+        // of the whole content, parsed and correlated like any other (ADR-226.17).
+        response = ex.response.stream ? client.StreamGenerateContent(options.model, request)
+                                      : client.GenerateContent(options.model, request);
       } catch (const ref::ProviderError& e) {
         refuse(e, "http");
         return report;

@@ -23,6 +23,29 @@
 namespace gemini_oracle::runner {
 namespace {
 
+// A streamed answer as the capture server serves it (INTERPRETING §5.3): the stream's bytes
+// cut at `split_at` (or after each event), each piece one HTTP chunk after the stream's delay,
+// and only the first `cut_at` bytes sent before the connection is closed mid-body.
+capture::ScriptedResponse StreamedTurn(capture::ScriptedResponse turn,
+                                       const model::StreamScript& stream) {
+  const std::string bytes = stream.Bytes();
+  const std::size_t end = stream.cut_at ? std::min(*stream.cut_at, bytes.size()) : bytes.size();
+  std::vector<std::size_t> bounds = stream.split_at.empty() ? stream.EventEnds() : stream.split_at;
+  bounds.push_back(bytes.size());
+  turn.streamed = true;
+  turn.body.clear();
+  turn.cut = stream.cut_at.has_value();
+  std::size_t from = 0;
+  for (const std::size_t bound : bounds) {
+    const std::size_t to = std::min(bound, end);
+    if (to <= from) continue;
+    const auto delay = std::chrono::milliseconds(turn.chunks.empty() ? 0 : stream.delay_ms);
+    turn.chunks.push_back({bytes.substr(from, to - from), delay});
+    from = to;
+  }
+  return turn;
+}
+
 std::uint64_t Fnv1a(const std::string& text) {
   std::uint64_t hash = 14695981039346656037ULL;
   for (const unsigned char c : text) {
@@ -217,6 +240,7 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     turn.headers = ex.response.headers;
     turn.body = ex.response.raw_body ? *ex.response.raw_body : DumpJson(ex.response.body);
     turn.delay = std::chrono::milliseconds(ex.response.delay_ms);
+    if (ex.response.stream) turn = StreamedTurn(std::move(turn), *ex.response.stream);
     turns.push_back(std::move(turn));
   }
   // A conversation the driver suspends into a store is first run kept in memory, under its

@@ -55,8 +55,8 @@ struct SuiteOptions {
   /// Keep the request bodies of every case in its result (`sent`); without it only the
   /// results that gate keep them.
   bool keep_requests = false;
-  /// Features the driver cannot run yet; such cases are skipped with a reason.
-  std::vector<std::string> unsupported_features = {"streaming"};
+  /// Features the driver cannot run; such cases are skipped with a reason.
+  std::vector<std::string> unsupported_features;
   /// Result `file` paths are written relative to this folder (the source root), so reports
   /// name the same file on every machine. Empty: as loaded.
   std::filesystem::path relative_to;

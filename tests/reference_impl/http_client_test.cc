@@ -266,12 +266,20 @@ capture::ScriptedResponse StreamOf(std::string bytes, bool cut = false) {
 
 constexpr char kTextEvent[] =
     "data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"hi\"}]}}]}\n\n";
+constexpr char kLastEvent[] =
+    "data: {\"candidates\":[{\"content\":{\"role\":\"model\",\"parts\":[{\"text\":\"!\"}]},"
+    "\"finishReason\":\"STOP\"}]}\n\n";
 
 // Every way a stream can fail is a typed error, and no partial turn comes back: a cut, an error
 // object mid-stream, an event that is not JSON, a stream that ends inside an event or holds
 // none, an HTTP error status.
 TEST(HttpClient, StreamFailuresAreTyped) {
-  EXPECT_EQ(StreamFailure(StreamOf(kTextEvent)), "accepted");
+  EXPECT_EQ(StreamFailure(StreamOf(std::string(kTextEvent) + kLastEvent)), "accepted");
+  // Ended between two events, before the finishReason: no whole turn.
+  EXPECT_EQ(StreamFailure(StreamOf(kTextEvent)), "http.stream");
+  // An event of another type carries no part of the answer.
+  EXPECT_EQ(StreamFailure(StreamOf(std::string(kTextEvent) + "event: ping\n" + kLastEvent)),
+            "http.stream");
   EXPECT_EQ(StreamFailure(StreamOf(std::string(kTextEvent) + "data: {\"cand", /*cut=*/true)),
             "http.transport");
   EXPECT_EQ(StreamFailure(StreamOf(std::string(kTextEvent) + "data: " +
@@ -284,6 +292,18 @@ TEST(HttpClient, StreamFailuresAreTyped) {
   capture::ScriptedResponse error = StreamOf(GoogleError(429, "RESOURCE_EXHAUSTED", kSentinel));
   error.status = 429;
   EXPECT_EQ(StreamFailure(error), "http.status");
+}
+
+// A stream cut mid-way leaves the client usable: its next request opens a new connection.
+TEST(HttpClient, StreamsAgainAfterACut) {
+  CaptureServer server;
+  const std::string id = server.AddScript(
+      {StreamOf(std::string(kTextEvent) + "data: {\"cand", /*cut=*/true),
+       StreamOf(std::string(kTextEvent) + kLastEvent)});
+  GeminiHttpClient client(OptionsFor(server.BaseUrl(id)));
+  EXPECT_THROW(client.StreamGenerateContent(kModel, Json::object()), ProviderError);
+  const Json folded = client.StreamGenerateContent(kModel, Json::object());
+  EXPECT_EQ(folded["candidates"][0]["content"]["parts"].size(), 2u);
 }
 
 }  // namespace

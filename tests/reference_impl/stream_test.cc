@@ -55,12 +55,15 @@ TEST(SseParser, PiecesCutAnywhereReadTheSame) {
 // Several data lines join with a newline; one space after the colon is dropped, no more;
 // comments, id, retry and unknown fields carry nothing; an event without data is none.
 TEST(SseParser, FieldRules) {
-  const auto events = ReadAll(
-      {"data:a\ndata:  b\nid: 7\nretry: 10\nfoo: bar\n\n: comment\n\nevent: x\n\ndata\n\n"});
-  ASSERT_EQ(events.size(), 2u);
+  const auto events = ReadAll({"data:a\ndata:  b\nid: 7\nretry: 10\nfoo: bar\n\n: comment\n\n"
+                               "event: x\n\ndata\n\nevent: ping\ndata: p\n\ndata: q\n\n"});
+  ASSERT_EQ(events.size(), 4u);
   EXPECT_EQ(events[0].data, "a\n b");
   EXPECT_EQ(events[0].type, "");
   EXPECT_EQ(events[1].data, "");  // a bare `data` field is an empty data line
+  EXPECT_EQ(events[1].type, "");  // `event: x` went with the event that had no data
+  EXPECT_EQ(events[2].type, "ping");
+  EXPECT_EQ(events[3].type, "");
 }
 
 // A byte order mark may open the stream, even cut in pieces; elsewhere it is text.
@@ -106,6 +109,21 @@ TEST(StreamAccumulator, FoldsEventsIntoOneResponse) {
   EXPECT_TRUE(KindExactEqual(acc.Response(), expected)) << DumpJson(acc.Response());
 }
 
+// An absent index is index 0 (proto3 JSON leaves the default out): events with and without it
+// continue one candidate, and another candidate listed first takes nothing of it.
+TEST(StreamAccumulator, AbsentIndexIsIndexZero) {
+  StreamAccumulator acc;
+  acc.Add(R"({"candidates":[{"content":{"parts":[{"text":"Hel"}]}}]})");
+  acc.Add(R"({"candidates":[{"content":{"parts":[{"text":"x"}]},"index":1},)"
+          R"({"content":{"parts":[{"text":"lo"}]},"finishReason":"STOP","index":0}]})");
+  const Json response = acc.Response();
+  ASSERT_EQ(response["candidates"].size(), 2u);
+  EXPECT_EQ(DumpJson(response["candidates"][0]["content"]["parts"]),
+            R"([{"text":"Hel"},{"text":"lo"}])");
+  EXPECT_EQ(response["candidates"][0]["finishReason"], "STOP");
+  EXPECT_EQ(DumpJson(response["candidates"][1]["content"]["parts"]), R"([{"text":"x"}])");
+}
+
 // Candidates are kept apart by index, whatever order their events come in.
 TEST(StreamAccumulator, KeepsCandidatesApartByIndex) {
   StreamAccumulator acc;
@@ -142,6 +160,7 @@ TEST(StreamAccumulator, RefusesErrorObjectsAndNonObjects) {
   try {
     StreamAccumulator acc;
     acc.Add(R"({"error":{"code":500,"message":"NEEDLE","status":"INTERNAL"}})");
+    FAIL() << "an error object was folded";
   } catch (const ProviderError& e) {
     EXPECT_EQ(std::string(e.what()).find("NEEDLE"), std::string::npos) << e.what();
     ASSERT_TRUE(e.http().has_value());

@@ -339,9 +339,10 @@ TEST(CaptureServer, StopEndsADelayedStream) {
   auto server = std::make_unique<CaptureServer>();
   const std::string id =
       server->AddScript({Streamed({{"data: {}\n\n", {}}, {"data: {}\n\n", std::chrono::seconds(30)}})});
-  std::thread reader([port = server->port(), path = ScriptPath(id, kStream)] {
+  bool whole = true;
+  std::thread reader([port = server->port(), path = ScriptPath(id, kStream), &whole] {
     httplib::Client client("127.0.0.1", port);
-    client.Post(path, "{}", "application/json");
+    whole = static_cast<bool>(client.Post(path, "{}", "application/json"));
   });
   ASSERT_TRUE(AwaitRequests(*server, id, 1));
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
@@ -349,6 +350,42 @@ TEST(CaptureServer, StopEndsADelayedStream) {
   server.reset();
   reader.join();
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
+  EXPECT_FALSE(whole);  // the client saw the stream cut, not a finished body
+}
+
+// Removing the script ends a stream waiting out a chunk's delay the same way.
+TEST(CaptureServer, RemoveScriptEndsADelayedStream) {
+  CaptureServer server;
+  const std::string id =
+      server.AddScript({Streamed({{"data: {}\n\n", {}}, {"data: {}\n\n", std::chrono::seconds(30)}})});
+  bool whole = true;
+  std::thread reader([port = server.port(), path = ScriptPath(id, kStream), &whole] {
+    httplib::Client client("127.0.0.1", port);
+    whole = static_cast<bool>(client.Post(path, "{}", "application/json"));
+  });
+  ASSERT_TRUE(AwaitRequests(server, id, 1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  const auto started = std::chrono::steady_clock::now();
+  server.RemoveScript(id);
+  reader.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(10));
+  EXPECT_FALSE(whole);
+}
+
+// A scripted Content-Type does not change a stream's: always exactly text/event-stream, which
+// cpp-httplib never compresses (a compressor would hold every chunk until the end).
+TEST(CaptureServer, StreamsAreNeverCompressed) {
+  CaptureServer server;
+  ScriptedResponse turn = Streamed({{"data: {}\n\n", {}}});
+  turn.headers = {{"Content-Type", "text/event-stream; charset=UTF-8"}};
+  const std::string id = server.AddScript({turn});
+  auto client = Connect(server);
+  const auto res = client->Post(ScriptPath(id, kStream), {{"Accept-Encoding", "gzip, deflate"}},
+                                "{}", "application/json");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->get_header_value("Content-Type"), "text/event-stream");
+  EXPECT_EQ(res->get_header_value("Content-Encoding"), "");
+  EXPECT_EQ(res->body, "data: {}\n\n");
 }
 
 // Serves two scripts from two threads at once and keeps their journals apart.

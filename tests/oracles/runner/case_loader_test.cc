@@ -504,7 +504,7 @@ TEST(CaseRules, RuleNamesAreUnique) {
   const auto& all = rules::AllRules();
   std::set<std::string_view> unique(all.begin(), all.end());
   EXPECT_EQ(unique.size(), all.size());
-  EXPECT_EQ(all.size(), 25u);
+  EXPECT_EQ(all.size(), 26u);
 }
 
 // Refuses a number no double holds (1e999), naming the file, line and column.
@@ -722,6 +722,45 @@ TEST_F(CaseLoaderTest, StoreAndApprovalsNeedTheirFeatures) {
       Replace(kGood, R"({"call": 0, "json": {"r": 1}})", R"({"call": 0, "json": {"r": 1}, "gated": true})");
   EXPECT_EQ(
       OfRule(LoadText("adr-226/y_g.json", gated).diagnostics, rules::kFeatureDeclared).size(), 1u);
+}
+
+// A streamed answer: its calls are selectable like a body's, its split offsets rise strictly
+// inside the stream and its cut lies within it (stream.bytes), and it needs feature streaming.
+TEST_F(CaseLoaderTest, StreamedAnswersAreChecked) {
+  const std::string body =
+      R"({"body": {"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"id": "a", "name": "f", "args": {}}},
+        {"functionCall": {"id": "b", "name": "f", "args": {}}}]}}]}})";
+  const std::string streamed =
+      R"({"stream": {"events": [{"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"id": "a", "name": "f", "args": {}}}]}}]},
+        {"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"id": "b", "name": "f", "args": {}}}]}, "finishReason": "STOP"}]}],
+        "split_at": SPLIT CUT}})";
+  const std::string base =
+      Replace(Replace(kGood, body, streamed), R"(["parallel"])", R"(["parallel", "streaming"])");
+  const auto with = [&](const std::string& split, const std::string& cut) {
+    return Replace(Replace(base, "SPLIT", split), "CUT", cut);
+  };
+  const auto good = LoadText("adr-226/y_st.json", with("[3, 90]", ""));
+  EXPECT_TRUE(good.diagnostics.empty()) << Dump(good.diagnostics);
+  ASSERT_TRUE(good.value.has_value());
+  ASSERT_TRUE(good.value->exchanges[0].response.stream.has_value());
+  EXPECT_EQ(good.value->exchanges[0].response.body.size(), 2u);  // the object events
+  const auto count = [&](const std::string& text, std::string_view rule) {
+    return OfRule(LoadText("adr-226/y_st.json", text).diagnostics, rule).size();
+  };
+  EXPECT_EQ(count(with("[90, 3]", ""), rules::kStreamBytes), 1u);
+  EXPECT_EQ(count(with("[3, 100000]", ""), rules::kStreamBytes), 1u);
+  EXPECT_EQ(count(with("[3]", ", \"cut_at\": 100000"), rules::kStreamBytes), 1u);
+  EXPECT_EQ(count(with("[3]", ", \"cut_at\": 10"), rules::kStreamBytes), 0u);
+  EXPECT_EQ(count(Replace(with("[3]", ""), R"(["parallel", "streaming"])", R"(["parallel"])"),
+                  rules::kFeatureDeclared),
+            1u);
+  // Both a body and a stream: the schema allows one answer only.
+  EXPECT_EQ(count(Replace(with("[3]", ""), R"({"stream": {)", R"({"body": {}, "stream": {)"),
+                  rules::kSchema),
+            1u);
 }
 
 // An approval id is recorded once, presented only by gated results, and only after it was

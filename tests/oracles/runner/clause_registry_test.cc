@@ -18,7 +18,7 @@ const std::vector<std::string> kClauseIds = {
     "ADR-226.6",  "ADR-226.7",  "ADR-226.8",  "ADR-226.9",  "ADR-226.10", "ADR-226.11",
     "ADR-226.12", "ADR-226.13", "ADR-226.14", "ADR-226.15", "ADR-226.16", "ADR-226.17",
     "ADR-226.18", "ADR-226.19", "ADR-226.20", "ADR-226.F1", "ADR-226.B1", "ADR-226.B2",
-    "WIRE.1",     "WIRE.2"};
+    "ADR-226.B3", "WIRE.1",     "WIRE.2"};
 
 ClauseRegistry Registry() { return ClauseRegistry::Load(ClausesPath(testing::SourceRoot())); }
 
@@ -48,6 +48,7 @@ TEST(ClauseRegistry, LevelsMatchTheDocument) {
   EXPECT_EQ(registry.LevelOf("ADR-224.F1"), Level::kOpen);
   EXPECT_EQ(registry.LevelOf("ADR-226.F1"), Level::kOpen);
   EXPECT_EQ(registry.LevelOf("ADR-226.B1"), Level::kBeyond);
+  EXPECT_EQ(registry.LevelOf("ADR-226.B3"), Level::kBeyond);
   EXPECT_EQ(registry.LevelOf("ADR-226.21"), std::nullopt);
   EXPECT_FALSE(registry.Contains("ADR-226"));
 }
