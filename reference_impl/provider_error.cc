@@ -66,7 +66,8 @@ const std::vector<ErrorCodeInfo>& ErrorCatalogue() {
       {"http.body", "", "The server answered 2xx with a body that is not JSON."},
       {"http.stream", "",
        "The streamed answer did not complete: an error object arrived mid-stream, or the "
-       "stream ended inside an event or without one, and the partial turn is discarded."},
+       "stream ended inside an event, without one or before its finishReason, and the partial "
+       "turn is discarded."},
       // The encrypted state store (docs/state-store.md): suspension and resume.
       {"store.url_malformed", "ADR-226.18",
        "The store URL is not sqlite:PATH or mariadb://USER@HOST:PORT/DATABASE (a password in "

@@ -48,12 +48,16 @@ void MergeCandidate(Json& into, const Json& event) {
     }
     Json& content = into["content"];
     for (auto member = it->begin(); member != it->end(); ++member) {
+      const bool had = content.contains(member.key());
       Json& kept = content[member.key()];
-      if (member.key() == "parts" && member->is_array() && kept.is_array()) {
-        for (const auto& part : *member) kept.push_back(part);
-      } else {
+      if (member.key() != "parts" || !had) {
         kept = *member;
+      } else if (kept.is_array() && member->is_array()) {
+        for (const auto& part : *member) kept.push_back(part);
+      } else if (kept.is_array()) {
+        kept = *member;  // a malformed list stays in the turn, for the parser to refuse
       }
+      // else: the turn's parts are malformed already, and stay so whatever comes later
     }
   }
 }
@@ -110,6 +114,25 @@ void StreamAccumulator::Add(std::string_view data) {
   }
 }
 
-Json StreamAccumulator::Response() const { return response_; }
+Json StreamAccumulator::Response() const {
+  // Candidates in the order of their index, so that candidates[0], the one the parser reads,
+  // is index 0 whenever an event carried it (as the judges read a streamed turn: INTERPRETING
+  // §5.3), whatever order their events came in.
+  Json response = response_;
+  const auto candidates = response.find("candidates");
+  if (candidates == response.end() || !candidates->is_array() ||
+      candidates->size() != keys_.size()) {
+    return response;
+  }
+  std::vector<std::size_t> order(keys_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [this](std::size_t a, std::size_t b) {
+    return keys_[a].get<std::int64_t>() < keys_[b].get<std::int64_t>();
+  });
+  Json sorted = Json::array();
+  for (const std::size_t i : order) sorted.push_back((*candidates)[i]);
+  *candidates = std::move(sorted);
+  return response;
+}
 
 }  // namespace gemini_oracle::ref

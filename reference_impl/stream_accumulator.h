@@ -20,8 +20,9 @@ class StreamAccumulator {
   /// Google's mid-stream failure): the turn so far is then never used.
   void Add(std::string_view data);
 
-  /// The folded response. Each candidate (by its `index`, else by its position in the event:
-  /// proto3 JSON leaves out the default index 0, so an absent index and 0 are one) gets every
+  /// The folded response, its candidates in index order. Each candidate (by its `index`, else
+  /// by its position in the event: proto3 JSON leaves out the default index 0, so an absent
+  /// index and 0 are one) gets every
   /// event's `content.parts` in arrival order, each part exactly as received: no text is
   /// merged and no signature moves, so a signature stays on the part it arrived with, an
   /// empty-text part with a signature included (ADR-224: "Preserve native order, signatures

@@ -53,6 +53,17 @@ std::string_view RawQuery(const httplib::Request& req) {
   return mark == std::string_view::npos ? std::string_view() : target.substr(mark + 1);
 }
 
+// Whether the query holds the parameter alt=sse.
+bool AsksForSse(std::string_view query) {
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    if (query.substr(0, amp) == "alt=sse") return true;
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return false;
+}
+
 std::string_view GoogleStatusFor(int code) {
   switch (code) {
     case 404:
@@ -279,6 +290,11 @@ void CaptureServer::Impl::Handle(const httplib::Request& req, httplib::Response&
                std::string(kWho) + "no scripted response left for request " +
                    std::to_string(slot->journal.size()) + " of script " + route.script_id + " (" +
                    std::to_string(script.turns.size()) + " scripted)"};
+  } else if (route.endpoint == Endpoint::kStreamGenerateContent && !AsksForSse(RawQuery(req))) {
+    // Without alt=sse Google answers a stream as one JSON array, which no case scripts.
+    refusal = {400, "FAILED_PRECONDITION",
+               std::string(kWho) + ":streamGenerateContent is scripted as server-sent events "
+                                   "only; add the query alt=sse"};
   } else if (const bool streams = route.endpoint == Endpoint::kStreamGenerateContent;
              script.turns[script.next_turn].streamed != streams) {
     refusal = {400, "FAILED_PRECONDITION",

@@ -9,10 +9,26 @@
 namespace gemini_oracle::checks::detail {
 namespace {
 
-void AppendCandidateParts(const Json& response, Json& out) {
+// The turn's candidate: the first of a whole response; in a streamed event, the one whose
+// `index` is 0, an absent index counting as the candidate's position (INTERPRETING §5.3).
+const Json* TurnCandidate(const Json& candidates, bool event) {
+  if (!event) return &candidates[0];
+  for (std::size_t p = 0; p < candidates.size(); ++p) {
+    const Json* index = Member(candidates[p], "index");
+    const bool zero = index != nullptr && index->is_number_integer()
+                          ? index->get<std::int64_t>() == 0
+                          : p == 0;
+    if (zero) return &candidates[p];
+  }
+  return nullptr;
+}
+
+void AppendCandidateParts(const Json& response, Json& out, bool event) {
   const Json* candidates = Member(response, "candidates");
   if (candidates == nullptr || !candidates->is_array() || candidates->empty()) return;
-  const Json* content = Member((*candidates)[0], "content");
+  const Json* candidate = TurnCandidate(*candidates, event);
+  if (candidate == nullptr) return;
+  const Json* content = Member(*candidate, "content");
   if (content == nullptr) return;
   const Json* parts = Member(*content, "parts");
   if (parts == nullptr || !parts->is_array()) return;
@@ -115,9 +131,9 @@ Json ScriptedParts(const model::Exchange& exchange) {
   Json parts = Json::array();
   const Json& body = exchange.response.body;
   if (body.is_array()) {
-    for (const auto& chunk : body) AppendCandidateParts(chunk, parts);
+    for (const auto& chunk : body) AppendCandidateParts(chunk, parts, /*event=*/true);
   } else {
-    AppendCandidateParts(body, parts);
+    AppendCandidateParts(body, parts, /*event=*/false);
   }
   return parts;
 }

@@ -216,10 +216,7 @@ Exchange ExchangeFromJson(const Json& json, const std::string& where) {
   }
   if (const Json* stream = Member(*response, "stream")) {
     exchange.response.stream = StreamFromJson(*stream, where + "/response/stream");
-    exchange.response.body = Json::array();
-    for (const Json& event : exchange.response.stream->events) {
-      if (event.is_object()) exchange.response.body.push_back(event);
-    }
+    exchange.response.body = StreamEventObjects(exchange.response.stream->events);
   }
   if (const Json* then = Member(json, "then")) {
     exchange.then = ActionsFromJson(*then, where + "/then");
@@ -355,6 +352,26 @@ Case CaseFromJson(Json document, std::string id, std::filesystem::path file) {
   result.expect = ExpectFromJson(*expect);
   result.raw = std::move(document);
   return result;
+}
+
+Json StreamEventObjects(const std::vector<Json>& events) {
+  Json objects = Json::array();
+  for (const Json& event : events) {
+    if (event.is_object()) {
+      objects.push_back(event);
+      continue;
+    }
+    // A string event is served as data text: when that text is a JSON object, it is an event
+    // like any other to whoever reads the stream, so the judges read it too.
+    if (!event.is_string()) continue;
+    try {
+      Json parsed = ParseJson(event.get<std::string>());
+      if (parsed.is_object()) objects.push_back(std::move(parsed));
+    } catch (const Json::exception&) {
+      // not JSON: no part of the answer
+    }
+  }
+  return objects;
 }
 
 std::string StreamScript::Bytes() const {

@@ -97,6 +97,10 @@ struct StreamScript {
   std::vector<std::size_t> EventEnds() const;
 };
 
+/// The events of a stream that a reader takes as responses, in order: the object events, and
+/// the string events whose text is a JSON object.
+Json StreamEventObjects(const std::vector<Json>& events);
+
 /// The scripted answer of the capture server for one request.
 struct ScriptedResponse {
   int status = 200;

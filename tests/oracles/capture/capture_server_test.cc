@@ -318,6 +318,10 @@ TEST(CaptureServer, ServesTurnsOnlyToTheirOwnEndpoint) {
   auto client = Connect(server);
   ExpectGoogleError(client->Post(ScriptPath(id, kGenerate), "{}", "application/json"), 400,
                     "FAILED_PRECONDITION");
+  // Without alt=sse Google would answer a JSON array: refused, the turn kept.
+  ExpectGoogleError(client->Post(ScriptPath(id, "/v1beta/models/gemini-2.5-flash:streamGenerateContent"),
+                                 "{}", "application/json"),
+                    400, "FAILED_PRECONDITION");
   auto streamed = client->Post(ScriptPath(id, kStream), "{}", "application/json");
   ASSERT_TRUE(streamed);
   EXPECT_EQ(streamed->body, "data: {}\n\n");
@@ -327,11 +331,12 @@ TEST(CaptureServer, ServesTurnsOnlyToTheirOwnEndpoint) {
   ASSERT_TRUE(plain);
   EXPECT_EQ(plain->body, "{}");
   const auto journal = server.Journal(id);
-  ASSERT_EQ(journal.size(), 4u);
+  ASSERT_EQ(journal.size(), 5u);
   EXPECT_FALSE(journal[0].scripted);
-  EXPECT_TRUE(journal[1].scripted);
-  EXPECT_FALSE(journal[2].scripted);
-  EXPECT_TRUE(journal[3].scripted);
+  EXPECT_FALSE(journal[1].scripted);
+  EXPECT_TRUE(journal[2].scripted);
+  EXPECT_FALSE(journal[3].scripted);
+  EXPECT_TRUE(journal[4].scripted);
 }
 
 // Destroying the server while a stream waits out a chunk's delay ends it at once.

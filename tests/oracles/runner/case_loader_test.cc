@@ -504,7 +504,7 @@ TEST(CaseRules, RuleNamesAreUnique) {
   const auto& all = rules::AllRules();
   std::set<std::string_view> unique(all.begin(), all.end());
   EXPECT_EQ(unique.size(), all.size());
-  EXPECT_EQ(all.size(), 26u);
+  EXPECT_EQ(all.size(), 27u);
 }
 
 // Refuses a number no double holds (1e999), naming the file, line and column.
@@ -733,9 +733,9 @@ TEST_F(CaseLoaderTest, StreamedAnswersAreChecked) {
         {"functionCall": {"id": "b", "name": "f", "args": {}}}]}}]}})";
   const std::string streamed =
       R"({"stream": {"events": [{"candidates": [{"content": {"role": "model", "parts": [
-        {"functionCall": {"id": "a", "name": "f", "args": {}}}]}}]},
-        {"candidates": [{"content": {"role": "model", "parts": [
-        {"functionCall": {"id": "b", "name": "f", "args": {}}}]}, "finishReason": "STOP"}]}],
+        {"functionCall": {"id": "a", "name": "f", "args": {}}},
+        {"functionCall": {"id": "b", "name": "f", "args": {}}}]}}]},
+        "{\"candidates\": [{\"content\": {\"parts\": []}, \"finishReason\": \"STOP\"}]}"],
         "split_at": SPLIT CUT}})";
   const std::string base =
       Replace(Replace(kGood, body, streamed), R"(["parallel"])", R"(["parallel", "streaming"])");
@@ -746,7 +746,8 @@ TEST_F(CaseLoaderTest, StreamedAnswersAreChecked) {
   EXPECT_TRUE(good.diagnostics.empty()) << Dump(good.diagnostics);
   ASSERT_TRUE(good.value.has_value());
   ASSERT_TRUE(good.value->exchanges[0].response.stream.has_value());
-  EXPECT_EQ(good.value->exchanges[0].response.body.size(), 2u);  // the object events
+  // The object events, and a string event whose text is a JSON object.
+  EXPECT_EQ(good.value->exchanges[0].response.body.size(), 2u);
   const auto count = [&](const std::string& text, std::string_view rule) {
     return OfRule(LoadText("adr-226/y_st.json", text).diagnostics, rule).size();
   };
@@ -757,6 +758,11 @@ TEST_F(CaseLoaderTest, StreamedAnswersAreChecked) {
   EXPECT_EQ(count(Replace(with("[3]", ""), R"(["parallel", "streaming"])", R"(["parallel"])"),
                   rules::kFeatureDeclared),
             1u);
+  // The calls spread over two events, and the turn replayed by the next request: refused.
+  const std::string spread = Replace(
+      with("[3]", ""), R"({"functionCall": {"id": "a", "name": "f", "args": {}}},)",
+      R"({"functionCall": {"id": "a", "name": "f", "args": {}}}]}}]}, {"candidates": [{"content": {"role": "model", "parts": [)");
+  EXPECT_EQ(count(spread, rules::kStreamReplay), 1u);
   // Both a body and a stream: the schema allows one answer only.
   EXPECT_EQ(count(Replace(with("[3]", ""), R"({"stream": {)", R"({"body": {}, "stream": {)"),
                   rules::kSchema),
