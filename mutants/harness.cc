@@ -51,6 +51,7 @@ nlohmann::json Compact(const nlohmann::json& results) {
     }
     entry["gating_clauses"] = gating;
     entry["finding_clauses"] = cited;
+    entry["twin"] = r.contains("twin_of");
     out.push_back(std::move(entry));
   }
   return out;
@@ -255,12 +256,21 @@ FaultResult Judge(const Fault& fault, const Finished& run) {
   }
   std::map<std::string, std::vector<std::string>> gating_of;
   bool timeouts = false;
+  // A streamed twin repeats its original's conversation (INTERPRETING §5.5): what a kill proves
+  // is read from the cases as written, and from the twins only for a fault no written case
+  // kills (a fault of the streaming paths), so that a twin's own clauses do not blur which
+  // oracles a fault's kill proves.
+  bool written_kill = false;
+  for (const auto& r : results) {
+    written_kill = written_kill || (r.value("verdict", "") == reports::kFail && !r.value("twin", false));
+  }
   for (const auto& r : results) {
     ++result.cases_run;
     const std::string verdict = r.value("verdict", "");
     const std::string id = r.value("id", "");
     if (verdict == reports::kFail) {
       result.killed_by.push_back(id);
+      if (written_kill && r.value("twin", false)) continue;
       auto& clauses = gating_of[id];
       for (const auto& c : r["gating_clauses"]) clauses.push_back(c.get<std::string>());
       result.killing_clauses.insert(clauses.begin(), clauses.end());
@@ -504,6 +514,7 @@ MutationRun RunMutants(const HarnessOptions& given) {
     std::set<std::string> corpus;
     for (const auto& c : options.cases) {
       corpus.insert(c.id);
+      if (c.twin) continue;  // a twin reproduces its original's bug, which is paired
       if (c.id.rfind("bugs/", 0) == 0 && !paired.count(c.id)) run.unpaired_bug_cases.push_back(c.id);
     }
     for (auto& r : run.faults) {

@@ -331,6 +331,14 @@ Json BuildRequest(const Transcript& transcript, const RequestOptions& options) {
     }
   }
 
+  if (options.streaming && GEMINI_FAULT("stream.streaming_request_ids_omitted")) {
+    // A streaming code path that builds its answers without the association.
+    for (Json& content : contents) {
+      for (Json& part : content["parts"]) {
+        if (part.contains("functionResponse")) part["functionResponse"].erase("id");
+      }
+    }
+  }
   Json request = Json::object();
   request["contents"] = std::move(contents);
   if (GEMINI_FAULT("canary.request_without_contents")) request["contents"] = Json::array();

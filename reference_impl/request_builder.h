@@ -16,6 +16,9 @@ struct RequestOptions {
   std::optional<std::string> tool_mode;  // functionCallingConfig.mode, set on top; "NONE" closes
   std::optional<std::string> system_instruction;
   Json generation_config = nullptr;  // null: omitted
+  /// The request goes to :streamGenerateContent. The same request either way (ADR-224.7,
+  /// ADR-226.17: "Use the same association on closing and streaming requests").
+  bool streaming = false;
 };
 
 /// Builds the wire copy; never modifies `transcript` (ADR-224.9). Validates everything first

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "reference_impl/fault.h"
 #include "reference_impl/provider_error.h"
 
 namespace gemini_oracle::ref {
@@ -38,6 +39,36 @@ Json KeyOf(const Json& candidate, std::size_t position) {
   return Json(static_cast<std::int64_t>(position));
 }
 
+bool IsText(const Json& part) {
+  return part.is_object() && part.contains("text") && part["text"].is_string() &&
+         !part.contains("functionCall");
+}
+
+// A later event's part joins the turn as received: its own part, in arrival order, with its own
+// signature (INTERPRETING §5.3). The faults are the mistakes of readers that treat events as
+// deltas of one text.
+void AppendPart(Json& parts, const Json& part) {
+  if (GEMINI_FAULT("stream.later_event_parts_dropped")) return;
+  if (IsText(part) && part["text"].get<std::string>().empty() &&
+      GEMINI_FAULT("stream.empty_text_part_dropped")) {
+    return;
+  }
+  if (part.contains("functionCall") && GEMINI_FAULT("stream.resent_call_deduplicated") &&
+      std::find(parts.begin(), parts.end(), part) != parts.end()) {
+    return;
+  }
+  if (!parts.empty() && IsText(parts.back()) && IsText(part) &&
+      GEMINI_FAULT("stream.text_pieces_merged")) {
+    Json& last = parts.back();
+    last["text"] = last["text"].get<std::string>() + part["text"].get<std::string>();
+    for (auto it = part.begin(); it != part.end(); ++it) {
+      if (it.key() != "text") last[it.key()] = *it;
+    }
+    return;
+  }
+  parts.push_back(part);
+}
+
 // `into` takes `event`'s members; parts are appended, everything else is replaced.
 void MergeCandidate(Json& into, const Json& event) {
   for (auto it = event.begin(); it != event.end(); ++it) {
@@ -53,11 +84,28 @@ void MergeCandidate(Json& into, const Json& event) {
       if (member.key() != "parts" || !had) {
         kept = *member;
       } else if (kept.is_array() && member->is_array()) {
-        for (const auto& part : *member) kept.push_back(part);
+        for (const auto& part : *member) AppendPart(kept, part);
       } else if (kept.is_array()) {
         kept = *member;  // a malformed list stays in the turn, for the parser to refuse
       }
       // else: the turn's parts are malformed already, and stay so whatever comes later
+    }
+  }
+}
+
+// Under stream.call_ids_dropped: every functionCall.id of the folded answer is lost, as by a
+// reader that rebuilds streamed calls from their name and arguments only.
+void DropCallIds(Json& response) {
+  const auto candidates = response.find("candidates");
+  if (candidates == response.end() || !candidates->is_array()) return;
+  for (Json& candidate : *candidates) {
+    if (!candidate.is_object() || !candidate.contains("content")) continue;
+    Json& content = candidate["content"];
+    if (!content.is_object() || !content.contains("parts") || !content["parts"].is_array()) continue;
+    for (Json& part : content["parts"]) {
+      if (part.is_object() && part.contains("functionCall") && part["functionCall"].is_object()) {
+        part["functionCall"].erase("id");
+      }
     }
   }
 }
@@ -119,6 +167,7 @@ Json StreamAccumulator::Response() const {
   // is index 0 whenever an event carried it (as the judges read a streamed turn: INTERPRETING
   // §5.3), whatever order their events came in.
   Json response = response_;
+  if (GEMINI_FAULT("stream.call_ids_dropped")) DropCallIds(response);
   const auto candidates = response.find("candidates");
   if (candidates == response.end() || !candidates->is_array() ||
       candidates->size() != keys_.size()) {

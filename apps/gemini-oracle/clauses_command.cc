@@ -8,6 +8,7 @@
 #include "mutants/catalogue.h"
 #include "mutants/proofs.h"
 #include "oracles/checks/judge.h"
+#include "oracles/model/streamed_twin.h"
 #include "oracles/runner/case_loader.h"
 
 namespace gemini_oracle::cli {
@@ -22,6 +23,7 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
   try {
     loader.emplace(runner::CaseLoader::FromSourceRoot(args.source_root));
     corpus = runner::CheckCorpus(args.fixtures, *loader);
+    corpus.cases = model::WithStreamedTwins(corpus.cases);  // INTERPRETING §5.5
   } catch (const std::exception& e) {
     err << "gemini-oracle clauses: " << e.what() << "\n";
     return kExitBadInput;

@@ -38,6 +38,7 @@ struct RunArgs {
   std::chrono::milliseconds case_timeout{60000};  // 0: no limit
   bool keep_requests = false;                     // request bodies of every case in the reports
   bool progress = false;                          // one-line display (on a terminal)
+  bool twins = true;  // each case's streamed twins run too (INTERPRETING §5.5)
   /// The fault to run under (mutants builds only; empty: GEMINI_ORACLE_FAULT, else none).
   std::string fault;
   /// A state store URL (sqlite:PATH, mariadb://USER@HOST:PORT/DB): every conversation is

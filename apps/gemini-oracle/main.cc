@@ -81,6 +81,9 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--shard", run.shard, "Run shard i of n (stable by case id)")
       ->capture_default_str();
   run_cmd->add_flag("--fail-fast", run.fail_fast, "Stop after the first gating result");
+  run_cmd->add_flag("!--no-twins", run.twins,
+                    "Run the cases only as written, without their streamed twins "
+                    "(fixtures/INTERPRETING.md §5.5)");
   auto* max_fail_opt = run_cmd->add_option("--max-fail", max_fail, "Stop after N gating results")
                            ->check(AtLeastOne, "N >= 1");
   unsigned case_timeout_s = 60;

@@ -12,6 +12,7 @@
 #include "mutants/harness.h"
 #include "mutants/index_section.h"
 #include "mutants/stryker_report.h"
+#include "oracles/model/streamed_twin.h"
 #include "oracles/runner/case_loader.h"
 #include "reference_impl/fault.h"
 #include "reports/index.h"
@@ -58,6 +59,7 @@ int MutantsCommand(const MutantsArgs& args, std::ostream& out, std::ostream& err
     catalogue = mutants::LoadCatalogue(catalogue_file, DisplayPath(catalogue_file),
                                        loader->registry());
     corpus = runner::CheckCorpus(args.fixtures, *loader, args.jobs);
+    corpus.cases = model::WithStreamedTwins(corpus.cases);  // INTERPRETING §5.5
   } catch (const std::exception& e) {
     err << name << e.what() << "\n";
     return kExitBadInput;

@@ -8,6 +8,7 @@
 
 #include "apps/gemini-oracle/commands.h"
 #include "apps/gemini-oracle/store_settings.h"
+#include "oracles/model/streamed_twin.h"
 #include "oracles/runner/case_loader.h"
 #include "oracles/runner/reference_driver.h"
 #include "oracles/runner/suite_runner.h"
@@ -89,6 +90,8 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   try {
     loader.emplace(runner::CaseLoader::FromSourceRoot(args.source_root));
     corpus = runner::CheckCorpus(args.fixtures, *loader, args.jobs);
+    // INTERPRETING §5.5: each case also runs with its answers streamed.
+    if (args.twins) corpus.cases = model::WithStreamedTwins(corpus.cases);
   } catch (const std::exception& e) {
     err << "gemini-oracle run: " << e.what() << "\n";
     return kExitBadInput;

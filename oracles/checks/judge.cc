@@ -61,8 +61,8 @@ const std::vector<Judge>& Judges() {
         "WIRE.2"}},
       {"replay",
        &JudgeReplay,
-       {"ADR-224.3", "ADR-224.6", "ADR-224.7", "ADR-224.8", "ADR-224.10", "ADR-224.F1", "ADR-226.4",
-        "ADR-226.16", "ADR-226.17"}},
+       {"ADR-224.3", "ADR-224.6", "ADR-224.7", "ADR-224.8", "ADR-224.10", "ADR-224.F1", "ADR-224.F2",
+        "ADR-226.4", "ADR-226.16", "ADR-226.17"}},
       {"ids", &JudgeIds, {"ADR-226.1", "ADR-226.4", "ADR-226.9"}},
       {"public_arguments",
        &JudgePublicArguments,
@@ -70,6 +70,7 @@ const std::vector<Judge>& Judges() {
       {"wire_assertions", &JudgeWireAssertions, {"ADR-224.12"}},
       {"no_rewrite", &JudgeNoRewrite, {"ADR-224.9"}},
       {"resume_equivalence", &JudgeResumeEquivalence, {"ADR-226.18", "ADR-224.F1"}},
+      {"stream_equivalence", &JudgeStreamEquivalence, {"ADR-224.7", "ADR-226.17", "ADR-226.B1"}},
       {"closing", &JudgeClosing, {"ADR-226.17"}},
       {"leaks", &JudgeLeaks, {"ADR-226.19"}},
   };
@@ -78,7 +79,7 @@ const std::vector<Judge>& Judges() {
 
 std::vector<Finding> JudgeAll(const CaseRun& run) {
   // Every judge reads the same bodies: decode them once.
-  const std::vector<detail::DecodedRequest> decoded = detail::DecodeJournal(run.journal);
+  const std::vector<detail::DecodedRequest> decoded = detail::DecodeJournal(run.journal, &run.c);
   CaseRun shared = run;
   shared.decoded = &decoded;
   std::vector<Finding> all;
@@ -86,6 +87,13 @@ std::vector<Finding> JudgeAll(const CaseRun& run) {
     auto findings = judge.run(shared);
     all.insert(all.end(), std::make_move_iterator(findings.begin()),
                std::make_move_iterator(findings.end()));
+  }
+  // The judges read a turn sent as several model contents as one (INTERPRETING §8.5); the
+  // report points into the request as it was sent.
+  for (Finding& f : all) {
+    if (f.request && *f.request >= 1 && *f.request <= decoded.size()) {
+      f.pointer = detail::SentPointer(decoded[*f.request - 1], f.pointer);
+    }
   }
   return all;
 }

@@ -41,6 +41,10 @@ struct CaseRun {
   /// conversation kept in memory (its journal and report), for the resume-equivalence judge.
   const std::vector<capture::JournalEntry>* baseline_journal = nullptr;
   const model::DriverReport* baseline_report = nullptr;
+  /// When the case is a streamed twin (INTERPRETING §5.5): its original run the same way with
+  /// every answer sent whole, for the stream-equivalence judge.
+  const std::vector<capture::JournalEntry>* whole_journal = nullptr;
+  const model::DriverReport* whole_report = nullptr;
 };
 
 /// ADR-224.12: every journaled body decodes as a JSON object with a `contents` array.
@@ -76,6 +80,10 @@ std::vector<Finding> JudgeNoRewrite(const CaseRun& run);
 /// outcome are those of the conversation kept in memory; a difference only between nested
 /// empty objects and lists is the open ADR-224.F1. Silent without a baseline run.
 std::vector<Finding> JudgeResumeEquivalence(const CaseRun& run);
+/// ADR-224.7, 226.17 (ADR-226.B1 for a twin that captures from streams): a streamed twin sends
+/// the contents, and ends the way, of its original with every answer sent whole. Silent for a
+/// case that is no twin.
+std::vector<Finding> JudgeStreamEquivalence(const CaseRun& run);
 /// ADR-226.17: a request with a tool mode carries it; a NONE request still declares tools.
 std::vector<Finding> JudgeClosing(const CaseRun& run);
 /// ADR-226.19: a refusal message exposes no native content.

@@ -2,6 +2,8 @@
 // request m the model contents are, in order, the initial transcript's assistant turns and then the
 // scripted responses 1..m-1. Owned turns replay their native parts; foreign and generic turns are
 // rebuilt from their generic calls and carry no native IDs.
+#include <algorithm>
+
 #include "oracles/checks/judge.h"
 #include "oracles/checks/judge_json.h"
 #include "oracles/checks/wire_view.h"
@@ -249,6 +251,48 @@ void CheckGeneric(const Context& ctx, const Json& message, const Json& replayed,
   }
 }
 
+std::string CountList(const std::vector<std::size_t>& counts) {
+  std::string text;
+  for (const std::size_t n : counts) text += (text.empty() ? "" : ", ") + std::to_string(n);
+  return "{" + text + "}";
+}
+
+// INTERPRETING §8.5: a turn sent as several model contents is read as one; where the contents
+// divide it is judged here. Dividing it where its streamed events ended (one content per event,
+// as Google's SDKs keep a streamed answer, or several events in one content) keeps every part,
+// its order, its signature and its members, which is all ADR-224 names ("Preserve native order,
+// signatures and every other member"). Any other division (inside an event, a turn sent whole,
+// a carried turn, an empty content) is not settled by the ADRs: the open ADR-224.F2.
+void JudgeDivision(const CaseRun& run, std::size_t request, std::size_t initial_turns,
+                   const detail::SplitTurn& split, std::vector<Finding>& findings) {
+  std::vector<std::size_t> allowed;
+  if (split.turn >= initial_turns && split.turn - initial_turns < run.c.exchanges.size()) {
+    allowed = detail::ScriptedEventEnds(run.c.exchanges[split.turn - initial_turns]);
+  }
+  std::vector<std::size_t> cuts;
+  std::size_t running = 0;
+  bool settled = true;
+  for (std::size_t k = 0; k + 1 < split.part_counts.size(); ++k) {
+    running += split.part_counts[k];
+    cuts.push_back(running);
+    const bool rising = split.part_counts[k] > 0;
+    if (!rising || std::find(allowed.begin(), allowed.end(), running) == allowed.end()) {
+      settled = false;
+    }
+  }
+  if (split.part_counts.back() == 0) settled = false;
+  if (settled) return;
+  const std::string where =
+      allowed.empty() ? "it was not streamed over several events"
+                      : "its streamed events ended after parts " + CountList(allowed);
+  findings.push_back(MakeFinding(
+      "ADR-224.F2", kWireViolation, request, "/contents/" + std::to_string(split.content),
+      "model turn " + std::to_string(split.turn + 1) + " is sent as " +
+          std::to_string(split.part_counts.size()) + " model contents divided after parts " +
+          CountList(cuts) + ", but " + where,
+      Json(allowed), Json(cuts)));
+}
+
 }  // namespace
 
 std::vector<Finding> JudgeReplay(const CaseRun& run) {
@@ -271,6 +315,9 @@ std::vector<Finding> JudgeReplay(const CaseRun& run) {
       turns[t].native_parts = &turns[t].scripted;
     }
 
+    for (const auto& split : decoded[r].split_turns) {
+      JudgeDivision(run, request, initial.size(), split, findings);
+    }
     const auto models = detail::ModelContentPositions(*contents);
     if (models.size() != turns.size()) {
       // ADR-224.8: every carried turn is replayed once, in order.

@@ -194,10 +194,14 @@ void JudgeAnswer(const CaseRun& run, const detail::ConversationTurn& turn,
   const detail::TurnCall& own = turn.calls[call];
   const std::string what =
       "the functionResponse for call " + std::to_string(call) + " of " + turn.label;
-  // ADR-226.17 "Use the same association on closing ... requests carrying existing state": on a
-  // closing request (tool mode NONE) a broken association is that clause's finding.
-  const bool closing = request >= 1 && request <= run.c.exchanges.size() &&
-                       run.c.exchanges[request - 1].tool_mode == "NONE";
+  // ADR-226.17 "Use the same association on closing and streaming requests carrying existing
+  // state": on a closing request (tool mode NONE) or a streaming one (:streamGenerateContent) a
+  // broken association is that clause's finding.
+  const bool closing =
+      (request >= 1 && request <= run.c.exchanges.size() &&
+       run.c.exchanges[request - 1].tool_mode == "NONE") ||
+      (request >= 1 && request <= run.journal.size() &&
+       run.journal[request - 1].path.ends_with(":streamGenerateContent"));
   const char* echo_clause = closing ? "ADR-226.17" : "ADR-226.3";
   // ADR-226.3: "Echo only that native ID in the matching Gemini result": its own name and id.
   const Json* name = detail::Member(*at.fr, "name");

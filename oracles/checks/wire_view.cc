@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "oracles/checks/answers.h"
 #include "oracles/checks/finding.h"
 #include "oracles/model/server_answered.h"
 
@@ -33,6 +34,70 @@ void AppendCandidateParts(const Json& response, Json& out, bool event) {
   const Json* parts = Member(*content, "parts");
   if (parts == nullptr || !parts->is_array()) return;
   for (const auto& part : *parts) out.push_back(part);
+}
+
+bool IsModelContent(const Json& content) {
+  const Json* role = Member(content, "role");
+  return role != nullptr && role->is_string() && *role == "model";
+}
+
+// INTERPRETING §8.5: Google's SDKs keep a streamed answer as one model content per event, and
+// Gemini accepts such requests, so a run of consecutive model contents is one model turn when
+// the request has exactly as many runs as the conversation has turns; it is then read as one
+// content (the first content's members, every content's parts in order). Otherwise nothing is
+// grouped and the replay judge counts the contents as they are.
+void GroupModelTurns(DecodedRequest& decoded, std::size_t turns) {
+  if (!decoded.body || turns == 0) return;
+  const Json* contents = Contents(decoded.body);
+  if (contents == nullptr) return;
+  std::vector<std::pair<std::size_t, std::size_t>> runs;  // first and last content of each
+  for (std::size_t i = 0; i < contents->size(); ++i) {
+    if (!IsModelContent((*contents)[i])) continue;
+    if (!runs.empty() && runs.back().second + 1 == i) {
+      runs.back().second = i;
+    } else {
+      runs.emplace_back(i, i);
+    }
+  }
+  if (runs.size() != turns) return;
+  bool split = false;
+  for (const auto& [first, last] : runs) {
+    if (first == last) continue;
+    split = true;
+    for (std::size_t i = first; i <= last; ++i) {
+      const Json* parts = Member((*contents)[i], "parts");
+      if (parts == nullptr || !parts->is_array()) return;  // not a list of parts to join
+    }
+  }
+  if (!split) return;
+  Json grouped = Json::array();
+  std::size_t turn = 0;
+  for (std::size_t i = 0; i < contents->size();) {
+    if (turn < runs.size() && runs[turn].first == i) {
+      const auto [first, last] = runs[turn];
+      if (last > first) {
+        SplitTurn record{turn, grouped.size(), first, {}};
+        Json one = (*contents)[first];
+        Json parts = Json::array();
+        for (std::size_t k = first; k <= last; ++k) {
+          const Json& sent = (*contents)[k]["parts"];
+          record.part_counts.push_back(sent.size());
+          for (const Json& part : sent) parts.push_back(part);
+        }
+        one["parts"] = std::move(parts);
+        grouped.push_back(std::move(one));
+        decoded.split_turns.push_back(std::move(record));
+      } else {
+        grouped.push_back((*contents)[first]);
+      }
+      i = last + 1;
+      ++turn;
+      continue;
+    }
+    grouped.push_back((*contents)[i]);
+    ++i;
+  }
+  (*decoded.body)["contents"] = std::move(grouped);
 }
 
 }  // namespace
@@ -86,7 +151,8 @@ const Json* Member(const Json& object, const char* key) {
   return it == object.end() ? nullptr : &*it;
 }
 
-std::vector<DecodedRequest> DecodeJournal(const std::vector<capture::JournalEntry>& journal) {
+std::vector<DecodedRequest> DecodeJournal(const std::vector<capture::JournalEntry>& journal,
+                                          const model::Case* c) {
   std::vector<DecodedRequest> out;
   out.reserve(journal.size());
   for (const auto& entry : journal) {
@@ -109,15 +175,56 @@ std::vector<DecodedRequest> DecodeJournal(const std::vector<capture::JournalEntr
         decoded.error = "not decodable (a number beyond the range of a double)";
         break;
     }
+    if (c != nullptr) GroupModelTurns(decoded, TurnsInRequest(*c, out.size() + 1));
     out.push_back(std::move(decoded));
   }
   return out;
 }
 
+std::string SentPointer(const DecodedRequest& request, const std::string& pointer) {
+  static const std::string kPrefix = "/contents/";
+  if (request.split_turns.empty() || !pointer.starts_with(kPrefix)) return pointer;
+  const auto number = [&pointer](std::size_t from, std::size_t& end) -> std::optional<std::size_t> {
+    end = from;
+    while (end < pointer.size() && end - from < 9 && pointer[end] >= '0' && pointer[end] <= '9') {
+      ++end;
+    }
+    if (end == from || (end < pointer.size() && pointer[end] != '/')) return std::nullopt;
+    return static_cast<std::size_t>(std::stoul(pointer.substr(from, end - from)));
+  };
+  std::size_t end = 0;
+  const auto content = number(kPrefix.size(), end);
+  if (!content) return pointer;
+  const std::string rest = pointer.substr(end);
+  std::size_t shift = 0;
+  for (const SplitTurn& split : request.split_turns) {
+    if (split.content < *content) {
+      shift += split.part_counts.size() - 1;
+      continue;
+    }
+    if (split.content > *content) break;
+    static const std::string kParts = "/parts/";
+    std::size_t part_end = 0;
+    const auto part =
+        rest.starts_with(kParts) ? number(end + kParts.size(), part_end) : std::nullopt;
+    if (!part) return kPrefix + std::to_string(split.sent_first) + rest;
+    std::size_t k = 0;
+    std::size_t before = 0;
+    while (k + 1 < split.part_counts.size() && *part >= before + split.part_counts[k]) {
+      before += split.part_counts[k];
+      ++k;
+    }
+    return kPrefix + std::to_string(split.sent_first + k) + kParts +
+           std::to_string(*part - before) + pointer.substr(part_end);
+  }
+  return kPrefix + std::to_string(*content + shift) + rest;
+}
+
+
 const std::vector<DecodedRequest>& DecodedJournal(const CaseRun& run,
                                                   std::vector<DecodedRequest>& storage) {
   if (run.decoded != nullptr) return *run.decoded;
-  storage = DecodeJournal(run.journal);
+  storage = DecodeJournal(run.journal, &run.c);
   return storage;
 }
 
@@ -136,6 +243,19 @@ Json ScriptedParts(const model::Exchange& exchange) {
     AppendCandidateParts(body, parts, /*event=*/false);
   }
   return parts;
+}
+
+std::vector<std::size_t> ScriptedEventEnds(const model::Exchange& exchange) {
+  std::vector<std::size_t> ends;
+  const Json& body = exchange.response.body;
+  if (!exchange.response.stream || !body.is_array()) return ends;
+  Json parts = Json::array();
+  for (const auto& event : body) {
+    const std::size_t before = parts.size();
+    AppendCandidateParts(event, parts, /*event=*/true);
+    if (parts.size() > before) ends.push_back(parts.size());
+  }
+  return ends;
 }
 
 std::vector<std::size_t> FunctionCallPositions(const Json& parts) {

@@ -15,16 +15,36 @@
 
 namespace gemini_oracle::checks::detail {
 
+/// A model turn that a request sends as several consecutive model contents (one per streamed
+/// event, as Google's SDKs keep a streamed answer), which the judges read as one content
+/// (INTERPRETING §8.5).
+struct SplitTurn {
+  std::size_t turn = 0;     // 0-based model turn of the request
+  std::size_t content = 0;  // its one content in the body as read
+  std::size_t sent_first = 0;             // its first content as sent
+  std::vector<std::size_t> part_counts;   // the parts of each content as sent, in order
+};
+
 /// One journaled body, decoded kind-preservingly by the judges' own reader (judge_json.h): an
 /// integer literal beyond 64 bits is a big integer, never a rounded double. `body` is empty
-/// when it did not decode.
+/// when it did not decode. When the case is known, a model turn sent as several consecutive
+/// model contents is read as one content, its parts in order (`split_turns` says where).
 struct DecodedRequest {
   std::optional<Json> body;
   std::string error;             // parse error text (positions only, no content)
   bool repeated_member = false;  // an object of the body names a member twice
+  std::vector<SplitTurn> split_turns;
 };
 
-std::vector<DecodedRequest> DecodeJournal(const std::vector<capture::JournalEntry>& journal);
+/// Decodes every body. With `c`, request k's model turns are grouped as INTERPRETING §8.5
+/// says: when the request has exactly as many runs of consecutive model contents as the
+/// conversation has turns at that point, each run is one turn, read as one content.
+std::vector<DecodedRequest> DecodeJournal(const std::vector<capture::JournalEntry>& journal,
+                                          const model::Case* c = nullptr);
+
+/// A pointer into a body as the judges read it, as a pointer into the body as it was sent
+/// (the content and part of a split turn as sent).
+std::string SentPointer(const DecodedRequest& request, const std::string& pointer);
 
 /// The judges' own ADR-226.8 equality (independent of the reference implementation's): recursive
 /// and kind-strict except that numbers (integers, doubles, big integers) are equal when their
@@ -47,6 +67,11 @@ const Json* Contents(const std::optional<Json>& body);
 /// The parts the server scripted for an exchange: candidates[0].content.parts, or the
 /// concatenation over stream chunks when the body is an array of responses; [] otherwise.
 Json ScriptedParts(const model::Exchange& exchange);
+
+/// Where the events of a streamed exchange's turn begin and end among its parts: the running
+/// part counts after each event that carries parts (the last one is the turn's part count).
+/// Empty for an answer sent whole.
+std::vector<std::size_t> ScriptedEventEnds(const model::Exchange& exchange);
 
 /// Positions of the functionCall parts of `parts`, in order (parse order).
 std::vector<std::size_t> FunctionCallPositions(const Json& parts);

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -153,6 +154,24 @@ struct Expect {
   std::string note;                     // implementation_defined
 };
 
+struct Case;
+
+/// How a derived streamed twin streams its original's answers (INTERPRETING §5.5).
+enum class TwinKind {
+  /// Only the last exchange's answer is streamed: its request is a streaming request carrying
+  /// the existing state that whole answers and the initial transcript made (ADR-224.7, 226.17).
+  kStreamingRequest,
+  /// Every answer is streamed, one part per event (the state is captured from streams:
+  /// ADR-226.B1, beyond).
+  kEveryAnswer,
+};
+
+/// The case a streamed twin was derived from.
+struct TwinOrigin {
+  std::shared_ptr<const Case> original;
+  TwinKind kind = TwinKind::kEveryAnswer;
+};
+
 struct Case {
   /// Path under the fixtures root without ".json", '/'-separated: "adr-226/y_x".
   std::string id;
@@ -172,6 +191,8 @@ struct Case {
   std::vector<Exchange> exchanges;
   Expect expect;
   Json raw;
+  /// Set on a streamed twin derived at load time (model/streamed_twin.h), never on a file.
+  std::optional<TwinOrigin> twin;
 
   /// The file stem ("y_x"): unique across the corpus because reports key on it.
   std::string Stem() const;

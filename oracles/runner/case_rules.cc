@@ -299,21 +299,6 @@ void CheckStreams(const Json& document, std::vector<Finding>& out) {
                      "cut_at " + std::to_string(*cut) + " is past the stream's " +
                          std::to_string(size) + " bytes"});
     }
-    // A turn streamed over several events and replayed by a later request: whether the replay
-    // may keep one content per event is not settled, so no case may depend on it yet.
-    std::size_t with_parts = 0;
-    for (const Json& event : model::StreamEventObjects(script.events)) {
-      std::vector<const Json*> parts;
-      CollectParts(event, parts, /*event=*/true);
-      if (!parts.empty()) ++with_parts;
-    }
-    if (with_parts > 1 && i + 1 < exchanges->size()) {
-      out.push_back({std::string(kStreamReplay), where + "/events",
-                     "the turn is streamed over " + std::to_string(with_parts) +
-                         " events and a later request replays it; the replay of such a turn "
-                         "is not settled (INTERPRETING §5.3): carry a replayed turn in one "
-                         "event"});
-    }
   }
   if (streams && !HasFeature(document, "streaming")) {
     out.push_back({std::string(kFeatureDeclared), "/features",
@@ -463,7 +448,7 @@ const std::vector<std::string_view>& AllRules() {
       kPrefixExpect,  kClauseUnknown,  kIdUnique,         kDescriptionStyle, kErrorUnknown,
       kSelectorRange, kSelectorMatch,  kWireRequest,      kRefuseExchange,   kExpectRequests,
       kResultText,    kTranscriptContent, kFeatureDeclared, kApprovalReference,
-      kRationalePresent, kStreamBytes, kStreamReplay};
+      kRationalePresent, kStreamBytes};
   return all;
 }
 

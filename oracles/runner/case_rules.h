@@ -44,9 +44,6 @@ inline constexpr std::string_view kRationalePresent = "rationale.present";
 // A streamed response's split_at offsets rise strictly inside the stream, and its cut_at lies
 // within it (INTERPRETING §5.3); a case that streams lists feature streaming.
 inline constexpr std::string_view kStreamBytes = "stream.bytes";
-// A model turn streamed over several events is not replayed by a later request of the case:
-// the judges' rule for its replay form is not settled yet (INTERPRETING §5.3).
-inline constexpr std::string_view kStreamReplay = "stream.replay";
 
 /// Every rule name, in the order above.
 const std::vector<std::string_view>& AllRules();

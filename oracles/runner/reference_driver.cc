@@ -365,12 +365,25 @@ DriverReport ReferenceDriver::RunConversation(const Case& c, const std::string& 
       ExchangeReport& er = report.exchanges.emplace_back();
       if (ex.user) transcript.messages.push_back(ref::UserMessage(*ex.user));
       options.tool_mode = ex.tool_mode;
+      options.streaming = ex.response.stream.has_value();
       Json request;
       er.transcript_before_build = DumpJson(ref::ToJson(transcript));
       er.stored_before_build = stored_bytes();
       try {
         request = ref::BuildRequest(transcript, options);
       } catch (const ref::ProviderError& e) {
+        if (options.streaming && GEMINI_FAULT("stream.state_checked_after_contact")) {
+          // A streaming path that opens the stream first and checks the carried state while
+          // the answer arrives: the refusal comes, but after contact.
+          Json opening = Json::object();
+          opening["contents"] = Json::array(
+              {Json{{"role", "user"}, {"parts", Json::array({Json{{"text", "..."}}})}}});
+          try {
+            client.StreamGenerateContent(options.model, opening);
+          } catch (const std::exception&) {
+            // whatever the server answers, the state is refused
+          }
+        }
         refuse(e, "build");
         return report;
       } catch (const std::exception& e) {

@@ -207,12 +207,37 @@ nlohmann::json BaseResult(const Case& c, const SuiteOptions& options) {
   r["clauses"] = c.clauses;
   r["features"] = c.features;
   r["expected"] = std::string(ToString(c.expected));
+  // A streamed twin names the case it was derived from (INTERPRETING §5.5).
+  if (c.twin && c.twin->original) r["twin_of"] = c.twin->original->id;
   r["findings"] = nlohmann::json::array();
   r["requests"] = 0;
   r["request_bytes"] = 0;
   r["duration_ms"] = 0.0;
   r["reason"] = "";
   return r;
+}
+
+// The answers the capture server serves for a case, in exchange order.
+std::vector<capture::ScriptedResponse> ScriptOf(const Case& c) {
+  std::vector<capture::ScriptedResponse> turns;
+  for (const auto& ex : c.exchanges) {
+    capture::ScriptedResponse turn;
+    turn.status = ex.response.status;
+    turn.headers = ex.response.headers;
+    turn.body = ex.response.raw_body ? *ex.response.raw_body : DumpJson(ex.response.body);
+    turn.delay = std::chrono::milliseconds(ex.response.delay_ms);
+    if (ex.response.stream) turn = StreamedTurn(std::move(turn), *ex.response.stream);
+    turns.push_back(std::move(turn));
+  }
+  return turns;
+}
+
+bool CitesOnlyBeyond(const Case& c, const ClauseRegistry& registry) {
+  if (c.clauses.empty()) return false;
+  return std::all_of(c.clauses.begin(), c.clauses.end(), [&registry](const std::string& id) {
+    const auto level = registry.LevelOf(id);
+    return level && *level == Level::kBeyond;
+  });
 }
 
 bool IsGating(const checks::Finding& f, const SuiteOptions& options) {
@@ -233,15 +258,22 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     }
   }
   const auto started = std::chrono::steady_clock::now();
-  std::vector<capture::ScriptedResponse> turns;
-  for (const auto& ex : c.exchanges) {
-    capture::ScriptedResponse turn;
-    turn.status = ex.response.status;
-    turn.headers = ex.response.headers;
-    turn.body = ex.response.raw_body ? *ex.response.raw_body : DumpJson(ex.response.body);
-    turn.delay = std::chrono::milliseconds(ex.response.delay_ms);
-    if (ex.response.stream) turn = StreamedTurn(std::move(turn), *ex.response.stream);
-    turns.push_back(std::move(turn));
+  std::vector<capture::ScriptedResponse> turns = ScriptOf(c);
+  // A streamed twin's original is first run with every answer sent whole, under its own
+  // script, so the stream-equivalence judge has the requests to compare (INTERPRETING §5.5).
+  std::optional<std::vector<capture::JournalEntry>> whole_journal;
+  std::optional<DriverReport> whole_report;
+  if (c.twin && c.twin->original) {
+    const std::string whole = server.AddScript(ScriptOf(*c.twin->original));
+    DriverReport sent_whole;
+    try {
+      sent_whole = driver.Run(*c.twin->original, server.BaseUrl(whole));
+    } catch (const std::exception& e) {
+      sent_whole.harness_error = std::string("driver threw: ") + e.what();
+    }
+    whole_journal = server.Journal(whole);
+    server.RemoveScript(whole);
+    whole_report = std::move(sent_whole);
   }
   // A conversation the driver suspends into a store is first run kept in memory, under its
   // own script, so the resume-equivalence judge has the requests to compare (ADR-226.18).
@@ -269,6 +301,9 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
   if (baseline_report && baseline_report->harness_error && !report.harness_error) {
     report.harness_error = "the run kept in memory: " + *baseline_report->harness_error;
   }
+  if (whole_report && whole_report->harness_error && !report.harness_error) {
+    report.harness_error = "the run with every answer sent whole: " + *whole_report->harness_error;
+  }
   const std::vector<capture::JournalEntry> journal = server.Journal(script);
   server.RemoveScript(script);
   result["requests"] = journal.size();
@@ -291,6 +326,10 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     if (baseline_journal) {
       run.baseline_journal = &*baseline_journal;
       run.baseline_report = &*baseline_report;
+    }
+    if (whole_journal) {
+      run.whole_journal = &*whole_journal;
+      run.whole_report = &*whole_report;
     }
     std::vector<checks::Finding> findings = checks::JudgeAll(run);
     // A clause the run's profile does not judge (registry `profiles`) is not judged on the
@@ -321,6 +360,14 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     // The registry decides levels, so promoting a clause is a one-line data change.
     for (auto& f : findings) {
       if (const auto level = registry.LevelOf(f.clause)) f.level = std::string(ToString(*level));
+    }
+    // A case that cites only beyond clauses rests on a premise the ADRs leave separate (a state
+    // captured from a stream, ADR-226.B1): whatever it finds gates no more than a beyond clause
+    // does (INTERPRETING §9).
+    if (CitesOnlyBeyond(c, registry)) {
+      for (auto& f : findings) {
+        if (f.level == "must") f.level = "beyond";
+      }
     }
     // A broken HTTP exchange with the capture server (which answers every request) says
     // nothing about the outcome: the outcome findings it causes are dropped, and unless what

@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "oracles/model/streamed_twin.h"
 #include "oracles/runner/case_loader.h"
 #include "oracles/runner/reference_driver.h"
 #include "oracles/runner/suite_runner.h"
@@ -25,6 +26,9 @@ class Gate : public ::testing::Test {
   static void SetUpTestSuite() {
     loader_ = new CaseLoader(CaseLoader::FromSourceRoot(SourceRoot()));
     corpus_ = new CorpusCheck(CheckCorpus(SourceRoot() / "fixtures", *loader_));
+    // Every case also runs with its answers streamed (INTERPRETING §5.5), as `run` does.
+    files_ = corpus_->cases.size();
+    corpus_->cases = model::WithStreamedTwins(corpus_->cases);
   }
   static void TearDownTestSuite() {
     delete corpus_;
@@ -58,10 +62,12 @@ class Gate : public ::testing::Test {
 
   static CaseLoader* loader_;
   static CorpusCheck* corpus_;
+  static std::size_t files_;
 };
 
 CaseLoader* Gate::loader_ = nullptr;
 CorpusCheck* Gate::corpus_ = nullptr;
+std::size_t Gate::files_ = 0;
 
 // Loads the whole corpus without a single diagnostic.
 TEST_F(Gate, CorpusIsValid) {
@@ -370,6 +376,29 @@ INSTANTIATE_TEST_SUITE_P(
                   parts = kept;
                 }
               }},
+        // Text pieces of a streamed answer joined into one part, the last piece's signature
+        // moved onto the joined part (INTERPRETING §5.3: each part as received).
+        Fault{"MergesAdjacentTextParts", "ADR-224.8",
+              [](Json& r) {
+                for (Json* content : ModelContents(r)) {
+                  Json merged = Json::array();
+                  for (const auto& part : (*content)["parts"]) {
+                    const bool text = part.contains("text") && part.size() <= 2 &&
+                                      (part.size() == 1 || part.contains("thoughtSignature"));
+                    if (text && !merged.empty() && merged.back().contains("text") &&
+                        merged.back().size() == 1) {
+                      merged.back()["text"] =
+                          merged.back()["text"].get<std::string>() + part["text"].get<std::string>();
+                      if (part.contains("thoughtSignature")) {
+                        merged.back()["thoughtSignature"] = part["thoughtSignature"];
+                      }
+                    } else {
+                      merged.push_back(part);
+                    }
+                  }
+                  (*content)["parts"] = merged;
+                }
+              }},
         Fault{"NestedListsBecomeObjects", "ADR-224.6",
               [](Json& r) {
                 ForEachPart(r, "functionResponse", [](Json& fr, Json&) {
@@ -411,6 +440,65 @@ void DecodeNestedKindsAssociatively(Json& request) {
       }
     }
   }
+}
+
+// Every model content sent as one content per part: the form Google's SDKs send for a turn
+// streamed one part per event (INTERPRETING §8.5). The gate still passes: the judges read the
+// contents of a turn as one. Where the turn was streamed one part per event (the twins that
+// stream every answer) the division is settled; elsewhere it is the open ADR-224.F2, which
+// gates only with --strict.
+void OneContentPerPart(Json& request) {
+  Json contents = Json::array();
+  for (const auto& content : request["contents"]) {
+    if (content.value("role", "") != "model" || content["parts"].size() < 2) {
+      contents.push_back(content);
+      continue;
+    }
+    for (const auto& part : content["parts"]) {
+      Json one = content;
+      one["parts"] = Json::array({part});
+      contents.push_back(std::move(one));
+    }
+  }
+  request["contents"] = std::move(contents);
+}
+
+TEST_F(Gate, TurnsSentOneContentPerEventPass) {
+  SuiteOptions options;
+  options.jobs = 2;
+  options.beyond_gates = true;
+  const nlohmann::json results = RunSuite(
+      corpus_->cases, loader_->registry(),
+      [] { return std::make_unique<ReferenceDriver>(OneContentPerPart); }, options);
+  std::size_t open_on_whole = 0, open_on_events = 0, per_event_requests = 0;
+  for (const auto& r : results) {
+    EXPECT_FALSE(reports::Gates(r)) << r.dump(2);
+    const bool one_part_per_event = r["id"].get<std::string>().ends_with(".streamed");
+    if (one_part_per_event) per_event_requests += r["requests"].get<std::size_t>();
+    for (const auto& f : r["findings"]) {
+      if (f["clause"] != "ADR-224.F2") continue;
+      const bool streamed_turn =
+          f["message"].get<std::string>().find("its streamed events ended") != std::string::npos;
+      if (!streamed_turn) ++open_on_whole;
+      if (streamed_turn && one_part_per_event) ++open_on_events;
+    }
+  }
+  EXPECT_GT(open_on_whole, 0u);   // turns sent whole or carried, divided: open
+  EXPECT_EQ(open_on_events, 0u);  // one content per event: settled
+  EXPECT_GT(per_event_requests, 0u);
+}
+
+// Twins are derived for most cases: both kinds, each named after its original.
+TEST_F(Gate, CasesHaveStreamedTwins) {
+  std::size_t requests = 0, every = 0;
+  for (const auto& c : corpus_->cases) {
+    if (!c.twin) continue;
+    (c.twin->kind == model::TwinKind::kStreamingRequest ? requests : every) += 1;
+    EXPECT_TRUE(c.id.starts_with(c.twin->original->id)) << c.id;
+    EXPECT_TRUE(c.HasFeature("streaming")) << c.id;
+  }
+  EXPECT_GT(requests, files_ / 4);
+  EXPECT_GT(every, files_ / 2);
 }
 
 // Reports an open finding without failing, and fails on it with --strict.

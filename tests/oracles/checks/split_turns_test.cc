@@ -1,0 +1,149 @@
+// A model turn sent as several model contents (INTERPRETING §8.5): read as one by every judge;
+// divided where its streamed events ended it is accepted, anywhere else it is the open
+// ADR-224.F2; findings point into the request as it was sent.
+#include "tests/oracles/checks/checks_test_support.h"
+
+namespace gemini_oracle::checks {
+namespace {
+
+using testing::MakeCase;
+using testing::MakeJournal;
+using testing::Places;
+using testing::Replace;
+using testing::Where;
+
+// Exchange 1 streams a turn of four parts over three events: two text pieces, a call with a
+// native id, then an empty text part with the signature.
+constexpr std::string_view kStreamedCase = R"({
+  "description": "A turn streamed over three events is replayed.",
+  "clauses": ["ADR-226.B1"],
+  "features": ["streaming"],
+  "options": {"tools": [{"functionDeclarations": [{"name": "f"}]}]},
+  "exchanges": [
+    {"user": "go",
+     "response": {"stream": {"events": [
+       {"candidates": [{"content": {"role": "model", "parts": [{"text": "a"}, {"text": "b"}]}}]},
+       {"candidates": [{"content": {"role": "model",
+         "parts": [{"functionCall": {"id": "n1", "name": "f", "args": {"k": 1.0}}}]}}]},
+       {"candidates": [{"content": {"role": "model",
+         "parts": [{"text": "", "thoughtSignature": "c2ln"}]}, "finishReason": "STOP"}]}]}},
+     "then": {"results": [{"call": 0, "json": {"ok": true}}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "done"}]}, "finishReason": "STOP"}]}}}],
+  "expect": {"outcome": "accept", "requests": 2,
+    "wire": [{"request": 2, "pointer": "/contents/1/parts/3/thoughtSignature",
+              "equals": "c2ln", "clause": "ADR-226.B1"}]}
+})";
+
+const std::string kUser = R"({"role":"user","parts":[{"text":"go"}]})";
+const std::string kAnswer =
+    R"({"role":"user","parts":[{"functionResponse":{"id":"n1","name":"f","response":{"ok":true}}}]})";
+const std::string kTextA = R"({"text":"a"})";
+const std::string kTextB = R"({"text":"b"})";
+const std::string kCall = R"({"functionCall":{"id":"n1","name":"f","args":{"k":1.0}}})";
+const std::string kSigned = R"({"text":"","thoughtSignature":"c2ln"})";
+
+std::string Model(std::initializer_list<std::string> parts) {
+  std::string text = R"({"role":"model","parts":[)";
+  bool first = true;
+  for (const auto& p : parts) {
+    text += (first ? "" : ",") + p;
+    first = false;
+  }
+  return text + "]}";
+}
+
+// Request 2 with the model turn sent as `models` (each a model content).
+std::string Request2(std::initializer_list<std::string> models) {
+  std::string text = R"({"contents":[)" + kUser;
+  for (const auto& m : models) text += "," + m;
+  return text + "," + kAnswer + "]}";
+}
+
+struct Judged {
+  std::vector<Finding> all;
+  Places gating;  // must and open findings (clause, pointer)
+};
+
+Judged JudgeRequest2(const std::string& request2) {
+  static const model::Case c = MakeCase(kStreamedCase);
+  const auto journal = MakeJournal({R"({"contents":[)" + kUser + "]}", request2});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange({testing::Call("tc_1", "f", R"({"k":1.0})")}));
+  report.exchanges.push_back(testing::Exchange());
+  Judged judged;
+  judged.all = JudgeAll({c, journal, report});
+  for (const auto& f : judged.all) {
+    if (ReasonTag(f) == kNotJudged) continue;
+    judged.gating.emplace_back(f.clause, f.pointer);
+  }
+  return judged;
+}
+
+// The turn in one content, or one content per event: nothing to find, the case's pointer
+// reaching the signature in both.
+TEST(SplitTurns, AcceptsOneContentAndOneContentPerEvent) {
+  EXPECT_EQ(JudgeRequest2(Request2({Model({kTextA, kTextB, kCall, kSigned})})).gating, Places{});
+  EXPECT_EQ(
+      JudgeRequest2(Request2({Model({kTextA, kTextB}), Model({kCall}), Model({kSigned})})).gating,
+      Places{});
+}
+
+// Whole events joined in one content: accepted too.
+TEST(SplitTurns, AcceptsWholeEventsJoined) {
+  EXPECT_EQ(JudgeRequest2(Request2({Model({kTextA, kTextB, kCall}), Model({kSigned})})).gating,
+            Places{});
+}
+
+// Divided inside an event, or with an empty content: the open ADR-224.F2 at the turn's first
+// content as sent, and nothing else.
+TEST(SplitTurns, ReportsOtherDivisionsAsOpen) {
+  const auto inside = JudgeRequest2(Request2({Model({kTextA}), Model({kTextB, kCall, kSigned})}));
+  EXPECT_EQ(inside.gating, (Places{{"ADR-224.F2", "/contents/1"}}));
+  for (const auto& f : inside.all) {
+    if (f.clause == "ADR-224.F2") {
+      EXPECT_EQ(f.level, "open");
+    }
+  }
+  const auto empty = JudgeRequest2(Request2({Model({kTextA, kTextB, kCall, kSigned}), Model({})}));
+  EXPECT_EQ(empty.gating, (Places{{"ADR-224.F2", "/contents/1"}}));
+}
+
+// What the parts must be is judged in either form, and the finding points at the part as sent:
+// the signature dropped from the third content's part, text pieces joined.
+TEST(SplitTurns, JudgesPartsInEitherFormAndPointsAtThePartAsSent) {
+  const auto dropped = JudgeRequest2(
+      Request2({Model({kTextA, kTextB}), Model({kCall}), Model({R"({"text":""})"})}));
+  EXPECT_EQ(dropped.gating, (Places{{"ADR-224.8", "/contents/3/parts/0/thoughtSignature"},
+                                    {"ADR-226.B1", "/contents/3/parts/0/thoughtSignature"}}));
+  const auto joined = JudgeRequest2(
+      Request2({Model({R"({"text":"ab"})"}), Model({kCall}), Model({kSigned})}));
+  EXPECT_NE(std::find_if(joined.gating.begin(), joined.gating.end(),
+                         [](const auto& place) { return place.first == "ADR-224.8"; }),
+            joined.gating.end())
+      << Describe(joined.all);
+}
+
+// The answers follow the whole turn: one user content after its last model content (WIRE.1),
+// each answer identified as usual; an answer placed between the turn's contents is not.
+TEST(SplitTurns, AnswersFollowTheLastContentOfTheTurn) {
+  const std::string between = R"({"contents":[)" + kUser + "," + Model({kTextA, kTextB}) + "," +
+                              kAnswer + "," + Model({kCall}) + "," + Model({kSigned}) + "]}";
+  const auto judged = JudgeRequest2(between);
+  EXPECT_FALSE(judged.gating.empty());
+}
+
+// Two runs where the conversation has one turn: read content by content, the count reported.
+TEST(SplitTurns, RunsThatDoNotMatchTheTurnsAreNotGrouped) {
+  const std::string two_runs = R"({"contents":[)" + kUser + "," + Model({kTextA, kTextB}) + "," +
+                               R"({"role":"user","parts":[{"text":"x"}]})" + "," +
+                               Model({kCall, kSigned}) + "," + kAnswer + "]}";
+  const auto judged = JudgeRequest2(two_runs);
+  EXPECT_NE(std::find(judged.gating.begin(), judged.gating.end(),
+                      std::make_pair(std::string("ADR-224.8"), std::string("/contents"))),
+            judged.gating.end())
+      << Describe(judged.all);
+}
+
+}  // namespace
+}  // namespace gemini_oracle::checks
