@@ -258,39 +258,55 @@ std::string CountList(const std::vector<std::size_t>& counts) {
 }
 
 // INTERPRETING §8.5: a turn sent as several model contents is read as one; where the contents
-// divide it is judged here. Dividing it where its streamed events ended (one content per event,
-// as Google's SDKs keep a streamed answer, or several events in one content) keeps every part,
-// its order, its signature and its members, which is all ADR-224 names ("Preserve native order,
-// signatures and every other member"). Any other division (inside an event, a turn sent whole,
-// a carried turn, an empty content) is not settled by the ADRs: the open ADR-224.F2.
+// divide it is judged here. The contents Gemini sent are the events of a streamed answer, or the
+// one content of an answer sent whole (a carried turn counts as one). Keeping them as received
+// (one content per event, as Google's SDKs keep a streamed answer) or joining whole events keeps
+// every part with the parts it arrived with: ADR-224 "Preserve native order, signatures and
+// every other member". A content boundary inside an event, or an empty content, makes a content
+// Gemini never sent: ADR-224.8, as a turn replayed in the wrong number of contents always was.
+// Kept per event with a pending call in a content other than the last, the answers do not
+// follow the content holding that call; whether Gemini takes the run as one function call turn
+// is shown by no recording (Google's shows text only): the open ADR-224.F2.
 void JudgeDivision(const CaseRun& run, std::size_t request, std::size_t initial_turns,
-                   const detail::SplitTurn& split, std::vector<Finding>& findings) {
+                   const detail::SplitTurn& split, const Json& grouped_parts,
+                   std::vector<Finding>& findings) {
   std::vector<std::size_t> allowed;
   if (split.turn >= initial_turns && split.turn - initial_turns < run.c.exchanges.size()) {
     allowed = detail::ScriptedEventEnds(run.c.exchanges[split.turn - initial_turns]);
   }
   std::vector<std::size_t> cuts;
   std::size_t running = 0;
-  bool settled = true;
+  bool as_received = split.part_counts.back() > 0;
   for (std::size_t k = 0; k + 1 < split.part_counts.size(); ++k) {
     running += split.part_counts[k];
     cuts.push_back(running);
-    const bool rising = split.part_counts[k] > 0;
-    if (!rising || std::find(allowed.begin(), allowed.end(), running) == allowed.end()) {
-      settled = false;
+    if (split.part_counts[k] == 0 ||
+        std::find(allowed.begin(), allowed.end(), running) == allowed.end()) {
+      as_received = false;
     }
   }
-  if (split.part_counts.back() == 0) settled = false;
-  if (settled) return;
-  const std::string where =
-      allowed.empty() ? "it was not streamed over several events"
-                      : "its streamed events ended after parts " + CountList(allowed);
-  findings.push_back(MakeFinding(
-      "ADR-224.F2", kWireViolation, request, "/contents/" + std::to_string(split.content),
-      "model turn " + std::to_string(split.turn + 1) + " is sent as " +
-          std::to_string(split.part_counts.size()) + " model contents divided after parts " +
-          CountList(cuts) + ", but " + where,
-      Json(allowed), Json(cuts)));
+  const std::string turn = "model turn " + std::to_string(split.turn + 1);
+  const std::string pointer = "/contents/" + std::to_string(split.content);
+  if (!as_received) {
+    const std::string where =
+        allowed.empty() ? "it arrived as one content"
+                        : "its streamed events ended after parts " + CountList(allowed);
+    findings.push_back(MakeFinding(
+        "ADR-224.8", kWireViolation, request, pointer,
+        turn + " is sent as " + std::to_string(split.part_counts.size()) +
+            " model contents divided after parts " + CountList(cuts) + ", but " + where,
+        Json(allowed), Json(cuts)));
+    return;
+  }
+  const std::size_t last_begins = cuts.back();
+  for (const std::size_t p : detail::PendingCallPositions(grouped_parts)) {
+    if (p >= last_begins) continue;
+    findings.push_back(MakeFinding(
+        "ADR-224.F2", kWireViolation, request, PointerAppend(pointer + "/parts", p),
+        turn + " is sent one content per streamed event with a pending call outside the last "
+               "content, so its answers do not follow the content that holds it"));
+    return;
+  }
 }
 
 }  // namespace
@@ -316,7 +332,10 @@ std::vector<Finding> JudgeReplay(const CaseRun& run) {
     }
 
     for (const auto& split : decoded[r].split_turns) {
-      JudgeDivision(run, request, initial.size(), split, findings);
+      const Json* grouped = split.content < contents->size()
+                                ? detail::Member((*contents)[split.content], "parts")
+                                : nullptr;
+      if (grouped != nullptr) JudgeDivision(run, request, initial.size(), split, *grouped, findings);
     }
     const auto models = detail::ModelContentPositions(*contents);
     if (models.size() != turns.size()) {

@@ -1,5 +1,6 @@
 // ADR-224.7 "Apply the same rule to Gemini-owned native parts on replay, including already
-// carried turns on closing and streaming requests" and ADR-226.17 "Use the same association on
+// carried turns on closing and streaming requests. Preserve native order, signatures and every
+// other member." (ADR-224.8 for the latter) and ADR-226.17 "Use the same association on
 // closing and streaming requests carrying existing state", observable as: a streamed twin
 // (INTERPRETING §5.5) sends the same contents, and ends the same way, as its original with every
 // answer sent whole. For a twin whose state is captured from streams the difference is
@@ -25,10 +26,17 @@ std::vector<Finding> JudgeStreamEquivalence(const CaseRun& run) {
   std::vector<detail::DecodedRequest> storage;
   const auto& decoded = detail::DecodedJournal(run, storage);
   detail::RunComparison how;
-  how.clause_of = [captured, &decoded](std::size_t request, const std::string& pointer) {
-    if (captured) return std::string("ADR-226.B1");
-    // A replayed model content is ADR-224.7's; an answer, a user turn, the outcome or the
-    // count is the association's (ADR-226.17).
+  // The streamed answer itself is read after the last request went out: a refusal there, or
+  // an answer read otherwise, concerns the reading of a stream (ADR-226.B1), not the request.
+  const std::size_t last = run.c.exchanges.size();
+  const bool refused_reading = run.report.refusal && run.report.refusal->exchange == last &&
+                               run.report.refusal->phase != "build";
+  how.clause_of = [captured, refused_reading, &decoded](std::size_t request,
+                                                       const std::string& pointer) {
+    if (captured || (request == 0 && refused_reading)) return std::string("ADR-226.B1");
+    // In a replayed model content: the root rule (ADR-224.7) where a functionCall.args root
+    // differs, the parts' order, signatures and members (ADR-224.8) elsewhere. An answer, a
+    // user turn, the outcome or the count is the association's (ADR-226.17).
     if (request >= 1 && request <= decoded.size() && pointer.starts_with("/contents/")) {
       const Json* contents = detail::Contents(decoded[request - 1].body);
       const std::size_t slash = pointer.find('/', 10);
@@ -36,9 +44,9 @@ std::vector<Finding> JudgeStreamEquivalence(const CaseRun& run) {
       if (contents != nullptr && !index.empty() && index.size() < 9 &&
           index.find_first_not_of("0123456789") == std::string::npos) {
         const std::size_t at = std::stoul(index);
-        if (at < contents->size()) {
-          const Json* role = detail::Member((*contents)[at], "role");
-          if (role != nullptr && role->is_string() && *role == "model") return std::string("ADR-224.7");
+        const Json* role = at < contents->size() ? detail::Member((*contents)[at], "role") : nullptr;
+        if (role != nullptr && role->is_string() && *role == "model") {
+          return std::string(pointer.ends_with("/functionCall/args") ? "ADR-224.7" : "ADR-224.8");
         }
       }
     }

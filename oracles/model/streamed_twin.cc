@@ -43,8 +43,8 @@ const Json* CandidateParts(const ScriptedResponse& response) {
 }
 
 // Offsets that cut each event inside its `data:` line, inside the first UTF-8 sequence of the
-// event and between the CR and LF that end it: where a reader that assumes whole lines or whole
-// characters per chunk breaks.
+// event and between the CR and the LF that end its `data:` line: where a reader that assumes
+// whole lines or whole characters per chunk breaks.
 std::vector<std::size_t> SplitPoints(const StreamScript& stream) {
   const std::string bytes = stream.Bytes();
   const std::vector<std::size_t> ends = stream.EventEnds();
@@ -58,7 +58,7 @@ std::vector<std::size_t> SplitPoints(const StreamScript& stream) {
         break;
       }
     }
-    points.insert(end - 3);  // between the first CR and LF of the blank line
+    points.insert(end - 3);  // between the CR and the LF that end the data line
     begin = end;
   }
   std::vector<std::size_t> out;
@@ -137,7 +137,11 @@ std::vector<Case> StreamedTwins(const std::shared_ptr<const Case>& original) {
       !AnyPartWith(*last_parts, "functionResponse") && initial_turns + n - 1 > 0 &&
       !refused_earlier_or_there) {
     Case twin = Twin(original, TwinKind::kStreamingRequest, ".streaming-request");
-    Stream(twin.exchanges.back(), *StreamedAnswer(last.response));
+    // Served one chunk per event: how the answer's bytes are cut is the reading of a stream,
+    // which this twin does not judge (ADR-226.B1).
+    StreamScript stream = *StreamedAnswer(last.response);
+    stream.split_at.clear();
+    Stream(twin.exchanges.back(), std::move(stream));
     for (const char* clause : {"ADR-224.7", "ADR-226.17"}) {
       if (std::find(twin.clauses.begin(), twin.clauses.end(), clause) == twin.clauses.end()) {
         twin.clauses.push_back(clause);
@@ -157,6 +161,7 @@ std::vector<Case> StreamedTwins(const std::shared_ptr<const Case>& original) {
   }
   if (streamed) {
     every.clauses = {"ADR-226.B1"};
+    every.features.push_back("stream-capture");
     twins.push_back(std::move(every));
   }
   return twins;

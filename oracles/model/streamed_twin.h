@@ -16,17 +16,19 @@ namespace gemini_oracle::model {
 /// their own event, as Gemini 3 sends parallel calls), the candidate's other members
 /// (`finishReason`, ...) and the response's other members on the last event, `usageMetadata`
 /// and `modelVersion` on every event; CRLF framing, cut inside each event's line, inside a UTF-8
-/// sequence and between a CR and its LF. Folding the events gives back the answer exactly.
+/// sequence and between the CR and LF that end the data line. Folding the events gives back
+/// the answer exactly.
 /// Nullopt when the answer is no plain 200 answer of one candidate with parts and a
 /// `finishReason` (an error, a raw body, several candidates, no parts).
 std::optional<StreamScript> StreamedAnswer(const ScriptedResponse& response);
 
 /// The streamed twins of `original`, in a fixed order:
-/// - `<id>.streaming-request` (TwinKind::kStreamingRequest): the last answer streamed, when it
-///   carries no call, its request carries earlier turns, and the case expects no refusal of
-///   that answer itself;
+/// - `<id>.streaming-request` (TwinKind::kStreamingRequest): the last answer streamed, one chunk
+///   per event, when it carries no functionCall or functionResponse part, its request carries
+///   earlier turns, and the case expects no refusal before that request or of that answer;
 /// - `<id>.streamed` (TwinKind::kEveryAnswer): every answer that can be streamed, streamed;
-///   the twin cites ADR-226.B1 only, since its state is captured from streams.
+///   the twin cites ADR-226.B1 only, since its state is captured from streams, and lists
+///   feature `stream-capture` beside `streaming`.
 /// A case that already streams, or a twin, has none.
 std::vector<Case> StreamedTwins(const std::shared_ptr<const Case>& original);
 

@@ -232,6 +232,14 @@ std::vector<capture::ScriptedResponse> ScriptOf(const Case& c) {
   return turns;
 }
 
+// The first exchange (1-based) whose answer is streamed; one past the last when none is.
+std::size_t FirstStreamedExchange(const Case& c) {
+  for (std::size_t k = 0; k < c.exchanges.size(); ++k) {
+    if (c.exchanges[k].response.stream) return k + 1;
+  }
+  return c.exchanges.size() + 1;
+}
+
 bool CitesOnlyBeyond(const Case& c, const ClauseRegistry& registry) {
   if (c.clauses.empty()) return false;
   return std::all_of(c.clauses.begin(), c.clauses.end(), [&registry](const std::string& id) {
@@ -362,11 +370,26 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
       if (const auto level = registry.LevelOf(f.clause)) f.level = std::string(ToString(*level));
     }
     // A case that cites only beyond clauses rests on a premise the ADRs leave separate (a state
-    // captured from a stream, ADR-226.B1): whatever it finds gates no more than a beyond clause
-    // does (INTERPRETING §9).
+    // captured from a stream, ADR-226.B1): what depends on it gates no more than a beyond clause
+    // does (INTERPRETING §9). A request sent before the first streamed answer carries nothing
+    // captured from a stream, and a leak (ADR-226.19) is one whatever the premise.
     if (CitesOnlyBeyond(c, registry)) {
+      const std::size_t first_streamed = FirstStreamedExchange(c);
       for (auto& f : findings) {
-        if (f.level == "must") f.level = "beyond";
+        if (f.level != "must" || f.clause == "ADR-226.19") continue;
+        if (f.request && *f.request <= first_streamed) continue;
+        f.level = "beyond";
+      }
+    }
+    // A streaming-request twin judges the request; its streamed answer is read after it went
+    // out, so a refusal while reading that answer concerns the reading of a stream (ADR-226.B1).
+    if (c.twin && c.twin->kind == model::TwinKind::kStreamingRequest && report.refusal &&
+        report.refusal->exchange == c.exchanges.size() && report.refusal->phase != "build") {
+      for (auto& f : findings) {
+        const std::string_view tag = checks::ReasonTag(f);
+        if (f.level == "must" && (tag == checks::kShouldHaveAccepted || tag == checks::kWrongError)) {
+          f.level = "beyond";
+        }
       }
     }
     // A broken HTTP exchange with the capture server (which answers every request) says

@@ -12,10 +12,10 @@ using testing::Places;
 using testing::Replace;
 using testing::Where;
 
-// Exchange 1 streams a turn of four parts over three events: two text pieces, a call with a
-// native id, then an empty text part with the signature.
+// Exchange 1 streams a turn of five parts over four events: two text pieces, an empty text part
+// with the signature, then two calls with native ids, each in its own event.
 constexpr std::string_view kStreamedCase = R"({
-  "description": "A turn streamed over three events is replayed.",
+  "description": "A turn streamed over four events is replayed.",
   "clauses": ["ADR-226.B1"],
   "features": ["streaming"],
   "options": {"tools": [{"functionDeclarations": [{"name": "f"}]}]},
@@ -24,24 +24,29 @@ constexpr std::string_view kStreamedCase = R"({
      "response": {"stream": {"events": [
        {"candidates": [{"content": {"role": "model", "parts": [{"text": "a"}, {"text": "b"}]}}]},
        {"candidates": [{"content": {"role": "model",
+         "parts": [{"text": "", "thoughtSignature": "c2ln"}]}}]},
+       {"candidates": [{"content": {"role": "model",
          "parts": [{"functionCall": {"id": "n1", "name": "f", "args": {"k": 1.0}}}]}}]},
        {"candidates": [{"content": {"role": "model",
-         "parts": [{"text": "", "thoughtSignature": "c2ln"}]}, "finishReason": "STOP"}]}]}},
-     "then": {"results": [{"call": 0, "json": {"ok": true}}]}},
+         "parts": [{"functionCall": {"id": "n2", "name": "f", "args": {}}}]},
+         "finishReason": "STOP"}]}]}},
+     "then": {"results": [{"call": 0, "json": {"ok": true}}, {"call": 1, "json": {"ok": 2}}]}},
     {"response": {"body": {"candidates": [{"content": {"role": "model",
        "parts": [{"text": "done"}]}, "finishReason": "STOP"}]}}}],
   "expect": {"outcome": "accept", "requests": 2,
-    "wire": [{"request": 2, "pointer": "/contents/1/parts/3/thoughtSignature",
+    "wire": [{"request": 2, "pointer": "/contents/1/parts/2/thoughtSignature",
               "equals": "c2ln", "clause": "ADR-226.B1"}]}
 })";
 
 const std::string kUser = R"({"role":"user","parts":[{"text":"go"}]})";
 const std::string kAnswer =
-    R"({"role":"user","parts":[{"functionResponse":{"id":"n1","name":"f","response":{"ok":true}}}]})";
+    R"({"role":"user","parts":[{"functionResponse":{"id":"n1","name":"f","response":{"ok":true}}},)"
+    R"({"functionResponse":{"id":"n2","name":"f","response":{"ok":2}}}]})";
 const std::string kTextA = R"({"text":"a"})";
 const std::string kTextB = R"({"text":"b"})";
-const std::string kCall = R"({"functionCall":{"id":"n1","name":"f","args":{"k":1.0}}})";
 const std::string kSigned = R"({"text":"","thoughtSignature":"c2ln"})";
+const std::string kCall1 = R"({"functionCall":{"id":"n1","name":"f","args":{"k":1.0}}})";
+const std::string kCall2 = R"({"functionCall":{"id":"n2","name":"f","args":{}}})";
 
 std::string Model(std::initializer_list<std::string> parts) {
   std::string text = R"({"role":"model","parts":[)";
@@ -69,7 +74,8 @@ Judged JudgeRequest2(const std::string& request2) {
   static const model::Case c = MakeCase(kStreamedCase);
   const auto journal = MakeJournal({R"({"contents":[)" + kUser + "]}", request2});
   model::DriverReport report;
-  report.exchanges.push_back(testing::Exchange({testing::Call("tc_1", "f", R"({"k":1.0})")}));
+  report.exchanges.push_back(testing::Exchange(
+      {testing::Call("tc_1", "f", R"({"k":1.0})"), testing::Call("tc_2", "f", "{}")}));
   report.exchanges.push_back(testing::Exchange());
   Judged judged;
   judged.all = JudgeAll({c, journal, report});
@@ -80,65 +86,65 @@ Judged JudgeRequest2(const std::string& request2) {
   return judged;
 }
 
-// The turn in one content, or one content per event: nothing to find, the case's pointer
-// reaching the signature in both.
-TEST(SplitTurns, AcceptsOneContentAndOneContentPerEvent) {
-  EXPECT_EQ(JudgeRequest2(Request2({Model({kTextA, kTextB, kCall, kSigned})})).gating, Places{});
+// The turn in one content, or kept per event with its calls in the last content, or with whole
+// events joined: nothing to find, the case's pointer reaching the signature in each.
+TEST(SplitTurns, AcceptsTheContentsAsReceivedOrJoined) {
+  EXPECT_EQ(JudgeRequest2(Request2({Model({kTextA, kTextB, kSigned, kCall1, kCall2})})).gating,
+            Places{});
+  EXPECT_EQ(JudgeRequest2(Request2({Model({kTextA, kTextB}), Model({kSigned}),
+                                    Model({kCall1, kCall2})}))
+                .gating,
+            Places{});
   EXPECT_EQ(
-      JudgeRequest2(Request2({Model({kTextA, kTextB}), Model({kCall}), Model({kSigned})})).gating,
+      JudgeRequest2(Request2({Model({kTextA, kTextB, kSigned}), Model({kCall1, kCall2})})).gating,
       Places{});
 }
 
-// Whole events joined in one content: accepted too.
-TEST(SplitTurns, AcceptsWholeEventsJoined) {
-  EXPECT_EQ(JudgeRequest2(Request2({Model({kTextA, kTextB, kCall}), Model({kSigned})})).gating,
-            Places{});
-}
-
-// Divided inside an event, or with an empty content: the open ADR-224.F2 at the turn's first
-// content as sent, and nothing else.
-TEST(SplitTurns, ReportsOtherDivisionsAsOpen) {
-  const auto inside = JudgeRequest2(Request2({Model({kTextA}), Model({kTextB, kCall, kSigned})}));
-  EXPECT_EQ(inside.gating, (Places{{"ADR-224.F2", "/contents/1"}}));
-  for (const auto& f : inside.all) {
+// Kept per event with a call in a content other than the last: the open ADR-224.F2, at that
+// call as sent.
+TEST(SplitTurns, ReportsACallOutsideTheLastContentAsOpen) {
+  const auto judged = JudgeRequest2(Request2(
+      {Model({kTextA, kTextB}), Model({kSigned}), Model({kCall1}), Model({kCall2})}));
+  EXPECT_EQ(judged.gating, (Places{{"ADR-224.F2", "/contents/3/parts/0"}}));
+  for (const auto& f : judged.all) {
     if (f.clause == "ADR-224.F2") {
       EXPECT_EQ(f.level, "open");
     }
   }
-  const auto empty = JudgeRequest2(Request2({Model({kTextA, kTextB, kCall, kSigned}), Model({})}));
-  EXPECT_EQ(empty.gating, (Places{{"ADR-224.F2", "/contents/1"}}));
+}
+
+// Divided inside an event, or with an empty content: contents Gemini never sent, ADR-224.8 at
+// the turn's first content as sent, and nothing else.
+TEST(SplitTurns, ReportsADivisionInsideAnEvent) {
+  const auto inside =
+      JudgeRequest2(Request2({Model({kTextA}), Model({kTextB, kSigned, kCall1, kCall2})}));
+  EXPECT_EQ(inside.gating, (Places{{"ADR-224.8", "/contents/1"}}));
+  const auto empty = JudgeRequest2(
+      Request2({Model({kTextA, kTextB, kSigned}), Model({kCall1, kCall2}), Model({})}));
+  EXPECT_EQ(empty.gating, (Places{{"ADR-224.8", "/contents/1"}}));
 }
 
 // What the parts must be is judged in either form, and the finding points at the part as sent:
-// the signature dropped from the third content's part, text pieces joined.
+// the signature dropped from the second content's part, text pieces joined.
 TEST(SplitTurns, JudgesPartsInEitherFormAndPointsAtThePartAsSent) {
   const auto dropped = JudgeRequest2(
-      Request2({Model({kTextA, kTextB}), Model({kCall}), Model({R"({"text":""})"})}));
-  EXPECT_EQ(dropped.gating, (Places{{"ADR-224.8", "/contents/3/parts/0/thoughtSignature"},
-                                    {"ADR-226.B1", "/contents/3/parts/0/thoughtSignature"}}));
+      Request2({Model({kTextA, kTextB}), Model({R"({"text":""})"}), Model({kCall1, kCall2})}));
+  EXPECT_EQ(dropped.gating, (Places{{"ADR-224.8", "/contents/2/parts/0/thoughtSignature"},
+                                    {"ADR-226.B1", "/contents/2/parts/0/thoughtSignature"}}));
   const auto joined = JudgeRequest2(
-      Request2({Model({R"({"text":"ab"})"}), Model({kCall}), Model({kSigned})}));
+      Request2({Model({R"({"text":"ab"})"}), Model({kSigned}), Model({kCall1, kCall2})}));
   EXPECT_NE(std::find_if(joined.gating.begin(), joined.gating.end(),
                          [](const auto& place) { return place.first == "ADR-224.8"; }),
             joined.gating.end())
       << Describe(joined.all);
 }
 
-// The answers follow the whole turn: one user content after its last model content (WIRE.1),
-// each answer identified as usual; an answer placed between the turn's contents is not.
-TEST(SplitTurns, AnswersFollowTheLastContentOfTheTurn) {
+// The answers follow the whole turn: an answer placed between the turn's contents splits the
+// run, so nothing is grouped and the turn count is reported.
+TEST(SplitTurns, AnswersBetweenTheContentsOfATurnAreReported) {
   const std::string between = R"({"contents":[)" + kUser + "," + Model({kTextA, kTextB}) + "," +
-                              kAnswer + "," + Model({kCall}) + "," + Model({kSigned}) + "]}";
+                              kAnswer + "," + Model({kSigned, kCall1, kCall2}) + "]}";
   const auto judged = JudgeRequest2(between);
-  EXPECT_FALSE(judged.gating.empty());
-}
-
-// Two runs where the conversation has one turn: read content by content, the count reported.
-TEST(SplitTurns, RunsThatDoNotMatchTheTurnsAreNotGrouped) {
-  const std::string two_runs = R"({"contents":[)" + kUser + "," + Model({kTextA, kTextB}) + "," +
-                               R"({"role":"user","parts":[{"text":"x"}]})" + "," +
-                               Model({kCall, kSigned}) + "," + kAnswer + "]}";
-  const auto judged = JudgeRequest2(two_runs);
   EXPECT_NE(std::find(judged.gating.begin(), judged.gating.end(),
                       std::make_pair(std::string("ADR-224.8"), std::string("/contents"))),
             judged.gating.end())

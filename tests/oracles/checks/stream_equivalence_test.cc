@@ -66,7 +66,8 @@ TEST(StreamEquivalence, ReadsATurnSentAsSeveralContentsAsOne) {
 }
 
 // Negative controls on a streaming-request twin: an answer's id (ADR-226.17), a replayed part
-// (ADR-224.7), the outcome and the count (ADR-226.17), another model (ADR-226.17).
+// (ADR-224.8), a replayed args root (ADR-224.7), the outcome and the count (ADR-226.17),
+// another model (ADR-226.17); a refusal of the streamed answer itself (ADR-226.B1).
 TEST(StreamEquivalence, ReportsEachDifferenceUnderItsClause) {
   {
     Runs runs(model::TwinKind::kStreamingRequest);
@@ -80,7 +81,18 @@ TEST(StreamEquivalence, ReportsEachDifferenceUnderItsClause) {
         Replace(runs.streamed[1].body, R"("thoughtSignature":"c2lnLWFscGhh")", R"("x":1)");
     const auto findings = runs.Judge();
     ASSERT_FALSE(findings.empty());
-    EXPECT_EQ(findings.front().clause, "ADR-224.7");
+    EXPECT_EQ(findings.front().clause, "ADR-224.8");
+  }
+  {
+    Runs runs(model::TwinKind::kStreamingRequest);
+    runs.streamed[1].body =
+        Replace(runs.streamed[1].body, R"("args":{"q":"alpha","n":1.0})", R"("args":["alpha",1.0])");
+    EXPECT_EQ(Where(runs.Judge()), (Places{{"ADR-224.7", "/contents/1/parts/0/functionCall/args"}}));
+  }
+  {
+    Runs runs(model::TwinKind::kStreamingRequest);
+    runs.streamed_report.refusal = model::Refusal{"http.stream", "http", 2, "", {}, {}};
+    EXPECT_EQ(Where(runs.Judge()), (Places{{"ADR-226.B1", ""}}));
   }
   {
     Runs runs(model::TwinKind::kStreamingRequest);
