@@ -42,9 +42,12 @@ nlohmann::json Compact(const nlohmann::json& results) {
       cited.insert(f.value("clause", ""));
       const std::string message = f.value("message", "");
       const std::string_view tag = std::string_view(message).substr(0, message.find(':'));
-      if (tag == checks::kShouldHaveAccepted || tag == checks::kShouldHaveRefused ||
-          tag == checks::kWrongError) {
-        for (const auto& c : r.value("clauses", nlohmann::json::array())) {
+      const auto case_clauses = r.value("clauses", nlohmann::json::array());
+      const bool cites_case = std::find(case_clauses.begin(), case_clauses.end(),
+                                        f.value("clause", "")) != case_clauses.end();
+      if (cites_case && (tag == checks::kShouldHaveAccepted || tag == checks::kShouldHaveRefused ||
+                         tag == checks::kWrongError)) {
+        for (const auto& c : case_clauses) {
           if (c.is_string()) gating.insert(c.get<std::string>());
         }
       }
@@ -311,7 +314,11 @@ FaultResult Judge(const Fault& fault, const Finished& run) {
     result.killing_case = fault.bug->case_id;
   } else {
     const auto own = std::find_if(result.killed_by.begin(), result.killed_by.end(), cites_own);
-    result.killing_case = own != result.killed_by.end() ? *own : result.killed_by.front();
+    const auto counted = std::find_if(result.killed_by.begin(), result.killed_by.end(),
+                                      [&](const std::string& id) { return gating_of.count(id) > 0; });
+    result.killing_case = own != result.killed_by.end()       ? *own
+                          : counted != result.killed_by.end() ? *counted
+                                                              : result.killed_by.front();
   }
   const auto& clauses = gating_of[result.killing_case];
   const auto cited = std::find_if(clauses.begin(), clauses.end(), [&](const std::string& c) {

@@ -70,7 +70,9 @@ const std::vector<Judge>& Judges() {
       {"wire_assertions", &JudgeWireAssertions, {"ADR-224.12"}},
       {"no_rewrite", &JudgeNoRewrite, {"ADR-224.9"}},
       {"resume_equivalence", &JudgeResumeEquivalence, {"ADR-226.18", "ADR-224.F1"}},
-      {"stream_equivalence", &JudgeStreamEquivalence, {"ADR-224.7", "ADR-226.17", "ADR-226.B1"}},
+      {"stream_equivalence",
+       &JudgeStreamEquivalence,
+       {"ADR-224.7", "ADR-224.8", "ADR-226.17", "ADR-226.B1"}},
       {"closing", &JudgeClosing, {"ADR-226.17"}},
       {"leaks", &JudgeLeaks, {"ADR-226.19"}},
   };

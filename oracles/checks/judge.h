@@ -84,6 +84,12 @@ std::vector<Finding> JudgeResumeEquivalence(const CaseRun& run);
 /// the contents, and ends the way, of its original with every answer sent whole. Silent for a
 /// case that is no twin.
 std::vector<Finding> JudgeStreamEquivalence(const CaseRun& run);
+/// Whether a streaming-request twin was refused while reading its streamed answer: its last
+/// request went to :streamGenerateContent and was answered by the script (it was the request
+/// the twin judges), and the refusal came after, at that exchange (INTERPRETING §9).
+bool RefusedReadingStreamedAnswer(const model::Case& c,
+                                  const std::vector<capture::JournalEntry>& journal,
+                                  const model::DriverReport& report);
 /// ADR-226.17: a request with a tool mode carries it; a NONE request still declares tools.
 std::vector<Finding> JudgeClosing(const CaseRun& run);
 /// ADR-226.19: a refusal message exposes no native content.

@@ -264,9 +264,10 @@ std::string CountList(const std::vector<std::size_t>& counts) {
 // every part with the parts it arrived with: ADR-224 "Preserve native order, signatures and
 // every other member". A content boundary inside an event, or an empty content, makes a content
 // Gemini never sent: ADR-224.8, as a turn replayed in the wrong number of contents always was.
-// Kept per event with a pending call in a content other than the last, the answers do not
-// follow the content holding that call; whether Gemini takes the run as one function call turn
-// is shown by no recording (Google's shows text only): the open ADR-224.F2.
+// A turn holding a pending call kept in several contents: Google's recordings show only text
+// turns kept per event, and Gemini answers 400 when "function call turn comes immediately after
+// a user turn or after a function response turn" is not met, which a call content after a model
+// content may or may not meet: the open ADR-224.F2.
 void JudgeDivision(const CaseRun& run, std::size_t request, std::size_t initial_turns,
                    const detail::SplitTurn& split, const Json& grouped_parts,
                    std::vector<Finding>& findings) {
@@ -298,14 +299,13 @@ void JudgeDivision(const CaseRun& run, std::size_t request, std::size_t initial_
         Json(allowed), Json(cuts)));
     return;
   }
-  const std::size_t last_begins = cuts.back();
-  for (const std::size_t p : detail::PendingCallPositions(grouped_parts)) {
-    if (p >= last_begins) continue;
+  const auto pending = detail::PendingCallPositions(grouped_parts);
+  if (!pending.empty()) {
     findings.push_back(MakeFinding(
-        "ADR-224.F2", kWireViolation, request, PointerAppend(pointer + "/parts", p),
-        turn + " is sent one content per streamed event with a pending call outside the last "
-               "content, so its answers do not follow the content that holds it"));
-    return;
+        "ADR-224.F2", kWireViolation, request, PointerAppend(pointer + "/parts", pending.front()),
+        turn + " holds a pending call and is sent as " +
+            std::to_string(split.part_counts.size()) +
+            " model contents divided at its streamed events"));
   }
 }
 

@@ -14,6 +14,16 @@
 
 namespace gemini_oracle::checks {
 
+bool RefusedReadingStreamedAnswer(const model::Case& c,
+                                  const std::vector<capture::JournalEntry>& journal,
+                                  const model::DriverReport& report) {
+  const std::size_t last = c.exchanges.size();
+  return c.twin && c.twin->kind == model::TwinKind::kStreamingRequest && report.refusal &&
+         report.refusal->exchange == last && report.refusal->phase != "build" &&
+         journal.size() == last && journal.back().scripted &&
+         journal.back().path.ends_with(":streamGenerateContent");
+}
+
 std::vector<Finding> JudgeStreamEquivalence(const CaseRun& run) {
   std::vector<Finding> findings;
   if (!run.c.twin) return findings;
@@ -28,9 +38,7 @@ std::vector<Finding> JudgeStreamEquivalence(const CaseRun& run) {
   detail::RunComparison how;
   // The streamed answer itself is read after the last request went out: a refusal there, or
   // an answer read otherwise, concerns the reading of a stream (ADR-226.B1), not the request.
-  const std::size_t last = run.c.exchanges.size();
-  const bool refused_reading = run.report.refusal && run.report.refusal->exchange == last &&
-                               run.report.refusal->phase != "build";
+  const bool refused_reading = RefusedReadingStreamedAnswer(run.c, run.journal, run.report);
   how.clause_of = [captured, refused_reading, &decoded](std::size_t request,
                                                        const std::string& pointer) {
     if (captured || (request == 0 && refused_reading)) return std::string("ADR-226.B1");

@@ -265,12 +265,23 @@ void CollectParts(const Json& body, std::vector<const Json*>& out, bool event = 
 void CheckStreams(const Json& document, std::vector<Finding>& out) {
   const Json* exchanges = Member(document, "exchanges");
   bool streams = false;
+  bool captures = false;
   for (std::size_t i = 0; exchanges != nullptr && exchanges->is_array() && i < exchanges->size();
        ++i) {
     const Json* response = Member((*exchanges)[i], "response");
     const Json* stream = response == nullptr ? nullptr : Member(*response, "stream");
     if (stream == nullptr || !stream->is_object()) continue;
     streams = true;
+    // A later exchange carries what this streamed answer made (ADR-226.B1): the case says so,
+    // unless it expects a refusal at or before this exchange (INTERPRETING §10).
+    if (i + 1 < exchanges->size() && !captures) {
+      const Json* expect = Member(document, "expect");
+      const Json* outcome = expect == nullptr ? nullptr : Member(*expect, "outcome");
+      const auto refused_at = expect == nullptr ? std::nullopt : Count(Member(*expect, "exchange"));
+      const bool refused_here = outcome != nullptr && *outcome == "refuse" && refused_at &&
+                                *refused_at <= i + 1;
+      captures = !refused_here;
+    }
     const std::string where = "/exchanges/" + std::to_string(i) + "/response/stream";
     model::StreamScript script;
     const Json* events = Member(*stream, "events");
@@ -303,6 +314,11 @@ void CheckStreams(const Json& document, std::vector<Finding>& out) {
   if (streams && !HasFeature(document, "streaming")) {
     out.push_back({std::string(kFeatureDeclared), "/features",
                    "the case streams a response; list feature \"streaming\""});
+  }
+  if (captures && !HasFeature(document, "stream-capture")) {
+    out.push_back({std::string(kFeatureDeclared), "/features",
+                   "a later exchange carries what a streamed answer made; list feature "
+                   "\"stream-capture\""});
   }
 }
 

@@ -383,11 +383,11 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     }
     // A streaming-request twin judges the request; its streamed answer is read after it went
     // out, so a refusal while reading that answer concerns the reading of a stream (ADR-226.B1).
-    if (c.twin && c.twin->kind == model::TwinKind::kStreamingRequest && report.refusal &&
-        report.refusal->exchange == c.exchanges.size() && report.refusal->phase != "build") {
+    if (checks::RefusedReadingStreamedAnswer(c, journal, report)) {
       for (auto& f : findings) {
         const std::string_view tag = checks::ReasonTag(f);
         if (f.level == "must" && (tag == checks::kShouldHaveAccepted || tag == checks::kWrongError)) {
+          f.clause = "ADR-226.B1";
           f.level = "beyond";
         }
       }

@@ -48,6 +48,28 @@ const std::string kSigned = R"({"text":"","thoughtSignature":"c2ln"})";
 const std::string kCall1 = R"({"functionCall":{"id":"n1","name":"f","args":{"k":1.0}}})";
 const std::string kCall2 = R"({"functionCall":{"id":"n2","name":"f","args":{}}})";
 
+// Exchange 1 streams a text turn of four parts over three events: two pieces, a third piece,
+// then an empty text part with the signature.
+constexpr std::string_view kTextCase = R"({
+  "description": "A text turn streamed over three events is replayed.",
+  "clauses": ["ADR-226.B1"],
+  "features": ["streaming", "stream-capture"],
+  "exchanges": [
+    {"user": "go",
+     "response": {"stream": {"events": [
+       {"candidates": [{"content": {"role": "model", "parts": [{"text": "a"}, {"text": "b"}]}}]},
+       {"candidates": [{"content": {"role": "model", "parts": [{"text": "c"}]}}]},
+       {"candidates": [{"content": {"role": "model",
+         "parts": [{"text": "", "thoughtSignature": "c2ln"}]}, "finishReason": "STOP"}]}]}}},
+    {"user": "more", "response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "done"}]}, "finishReason": "STOP"}]}}}],
+  "expect": {"outcome": "accept", "requests": 2,
+    "wire": [{"request": 2, "pointer": "/contents/1/parts/3/thoughtSignature",
+              "equals": "c2ln", "clause": "ADR-226.B1"}]}
+})";
+const std::string kTextC = R"({"text":"c"})";
+const std::string kMore = R"({"role":"user","parts":[{"text":"more"}]})";
+
 std::string Model(std::initializer_list<std::string> parts) {
   std::string text = R"({"role":"model","parts":[)";
   bool first = true;
@@ -86,31 +108,51 @@ Judged JudgeRequest2(const std::string& request2) {
   return judged;
 }
 
-// The turn in one content, or kept per event with its calls in the last content, or with whole
-// events joined: nothing to find, the case's pointer reaching the signature in each.
-TEST(SplitTurns, AcceptsTheContentsAsReceivedOrJoined) {
-  EXPECT_EQ(JudgeRequest2(Request2({Model({kTextA, kTextB, kSigned, kCall1, kCall2})})).gating,
-            Places{});
-  EXPECT_EQ(JudgeRequest2(Request2({Model({kTextA, kTextB}), Model({kSigned}),
-                                    Model({kCall1, kCall2})}))
-                .gating,
-            Places{});
-  EXPECT_EQ(
-      JudgeRequest2(Request2({Model({kTextA, kTextB, kSigned}), Model({kCall1, kCall2})})).gating,
-      Places{});
+// The text turn's request 2 with the turn sent as `models`.
+Judged JudgeText(std::initializer_list<std::string> models) {
+  static const model::Case c = MakeCase(kTextCase);
+  std::string request2 = R"({"contents":[)" + kUser;
+  for (const auto& m : models) request2 += "," + m;
+  request2 += "," + kMore + "]}";
+  const auto journal = MakeJournal({R"({"contents":[)" + kUser + "]}", request2});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
+  report.exchanges.push_back(testing::Exchange());
+  Judged judged;
+  judged.all = JudgeAll({c, journal, report});
+  for (const auto& f : judged.all) {
+    if (ReasonTag(f) == kNotJudged) continue;
+    judged.gating.emplace_back(f.clause, f.pointer);
+  }
+  return judged;
 }
 
-// Kept per event with a call in a content other than the last: the open ADR-224.F2, at that
-// call as sent.
-TEST(SplitTurns, ReportsACallOutsideTheLastContentAsOpen) {
-  const auto judged = JudgeRequest2(Request2(
+// A text turn in one content, kept per event, or with whole events joined: nothing to find, the
+// case's pointer reaching the signature in each.
+TEST(SplitTurns, AcceptsTheContentsAsReceivedOrJoined) {
+  EXPECT_EQ(JudgeText({Model({kTextA, kTextB, kTextC, kSigned})}).gating, Places{});
+  EXPECT_EQ(JudgeText({Model({kTextA, kTextB}), Model({kTextC}), Model({kSigned})}).gating,
+            Places{});
+  EXPECT_EQ(JudgeText({Model({kTextA, kTextB, kTextC}), Model({kSigned})}).gating, Places{});
+  // The turn with calls, in one content.
+  EXPECT_EQ(JudgeRequest2(Request2({Model({kTextA, kTextB, kSigned, kCall1, kCall2})})).gating,
+            Places{});
+}
+
+// A turn holding pending calls divided at its events, kept per event or with events joined:
+// the open ADR-224.F2, at its first call as sent.
+TEST(SplitTurns, ReportsATurnWithCallsDividedAtItsEventsAsOpen) {
+  const auto per_event = JudgeRequest2(Request2(
       {Model({kTextA, kTextB}), Model({kSigned}), Model({kCall1}), Model({kCall2})}));
-  EXPECT_EQ(judged.gating, (Places{{"ADR-224.F2", "/contents/3/parts/0"}}));
-  for (const auto& f : judged.all) {
+  EXPECT_EQ(per_event.gating, (Places{{"ADR-224.F2", "/contents/3/parts/0"}}));
+  for (const auto& f : per_event.all) {
     if (f.clause == "ADR-224.F2") {
       EXPECT_EQ(f.level, "open");
     }
   }
+  const auto joined =
+      JudgeRequest2(Request2({Model({kTextA, kTextB, kSigned}), Model({kCall1, kCall2})}));
+  EXPECT_EQ(joined.gating, (Places{{"ADR-224.F2", "/contents/2/parts/0"}}));
 }
 
 // Divided inside an event, or with an empty content: contents Gemini never sent, ADR-224.8 at
@@ -125,14 +167,13 @@ TEST(SplitTurns, ReportsADivisionInsideAnEvent) {
 }
 
 // What the parts must be is judged in either form, and the finding points at the part as sent:
-// the signature dropped from the second content's part, text pieces joined.
+// the signature dropped from the third content's part, text pieces joined.
 TEST(SplitTurns, JudgesPartsInEitherFormAndPointsAtThePartAsSent) {
-  const auto dropped = JudgeRequest2(
-      Request2({Model({kTextA, kTextB}), Model({R"({"text":""})"}), Model({kCall1, kCall2})}));
-  EXPECT_EQ(dropped.gating, (Places{{"ADR-224.8", "/contents/2/parts/0/thoughtSignature"},
-                                    {"ADR-226.B1", "/contents/2/parts/0/thoughtSignature"}}));
-  const auto joined = JudgeRequest2(
-      Request2({Model({R"({"text":"ab"})"}), Model({kSigned}), Model({kCall1, kCall2})}));
+  const auto dropped =
+      JudgeText({Model({kTextA, kTextB}), Model({kTextC}), Model({R"({"text":""})"})});
+  EXPECT_EQ(dropped.gating, (Places{{"ADR-224.8", "/contents/3/parts/0/thoughtSignature"},
+                                    {"ADR-226.B1", "/contents/3/parts/0/thoughtSignature"}}));
+  const auto joined = JudgeText({Model({R"({"text":"ab"})"}), Model({kTextC}), Model({kSigned})});
   EXPECT_NE(std::find_if(joined.gating.begin(), joined.gating.end(),
                          [](const auto& place) { return place.first == "ADR-224.8"; }),
             joined.gating.end())

@@ -738,7 +738,8 @@ TEST_F(CaseLoaderTest, StreamedAnswersAreChecked) {
         "{\"candidates\": [{\"content\": {\"parts\": []}, \"finishReason\": \"STOP\"}]}"],
         "split_at": SPLIT CUT}})";
   const std::string base =
-      Replace(Replace(kGood, body, streamed), R"(["parallel"])", R"(["parallel", "streaming"])");
+      Replace(Replace(kGood, body, streamed), R"(["parallel"])",
+              R"(["parallel", "streaming", "stream-capture"])");
   const auto with = [&](const std::string& split, const std::string& cut) {
     return Replace(Replace(base, "SPLIT", split), "CUT", cut);
   };
@@ -755,7 +756,13 @@ TEST_F(CaseLoaderTest, StreamedAnswersAreChecked) {
   EXPECT_EQ(count(with("[3, 100000]", ""), rules::kStreamBytes), 1u);
   EXPECT_EQ(count(with("[3]", ", \"cut_at\": 100000"), rules::kStreamBytes), 1u);
   EXPECT_EQ(count(with("[3]", ", \"cut_at\": 10"), rules::kStreamBytes), 0u);
-  EXPECT_EQ(count(Replace(with("[3]", ""), R"(["parallel", "streaming"])", R"(["parallel"])"),
+  EXPECT_EQ(count(Replace(with("[3]", ""), R"(["parallel", "streaming", "stream-capture"])",
+                          R"(["parallel", "stream-capture"])"),
+                  rules::kFeatureDeclared),
+            1u);
+  // A later exchange carries what the streamed answer made: feature stream-capture too.
+  EXPECT_EQ(count(Replace(with("[3]", ""), R"(["parallel", "streaming", "stream-capture"])",
+                          R"(["parallel", "streaming"])"),
                   rules::kFeatureDeclared),
             1u);
   // The calls spread over two events, and the turn replayed by the next request: a case like

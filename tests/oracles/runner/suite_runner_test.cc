@@ -4,7 +4,10 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
 
 #include "reference_impl/http_client.h"
 #include "tests/source_root.h"
@@ -301,6 +304,179 @@ TEST(RunSuite, PersistedRunIsComparedWithTheRunKeptInMemory) {
   bool cited = false;
   for (const auto& f : differs[0]["findings"]) cited = cited || f["clause"] == "ADR-226.18";
   EXPECT_TRUE(cited) << differs[0].dump(2);
+}
+
+
+// A driver that sends `body` for every exchange, streaming where the case's answer streams
+// (or never, when `never_streams`), and then refuses as told (`refusal`, possibly none).
+class ScriptedDriver : public Driver {
+ public:
+  ScriptedDriver(std::vector<std::string> bodies, std::optional<Refusal> refusal,
+                 bool never_streams = false)
+      : bodies_(std::move(bodies)), refusal_(std::move(refusal)), never_streams_(never_streams) {}
+  std::string Name() const override { return "scripted"; }
+  DriverReport Run(const Case& c, const std::string& base_url) override {
+    ref::ClientOptions options;
+    options.base_url = base_url;
+    ref::GeminiHttpClient client(options);
+    DriverReport report;
+    for (std::size_t k = 0; k < c.exchanges.size(); ++k) {
+      if (refusal_ && refusal_->phase == "build" && refusal_->exchange == k + 1) break;
+      auto& exchange = report.exchanges.emplace_back();
+      exchange.request_built = true;
+      exchange.transcript_before_build = exchange.transcript_after_build = "[]";
+      const Json body = Json::parse(bodies_[std::min(k, bodies_.size() - 1)]);
+      try {
+        if (c.exchanges[k].response.stream && !never_streams_) {
+          client.StreamGenerateContent("gemini-2.5-flash", body);
+        } else {
+          client.GenerateContent("gemini-2.5-flash", body);
+        }
+      } catch (const std::exception&) {
+        break;  // the refusal below says what the driver makes of it
+      }
+      if (refusal_ && refusal_->exchange == k + 1) break;
+      exchange.response_parsed = true;
+    }
+    report.refusal = refusal_;
+    return report;
+  }
+
+ private:
+  std::vector<std::string> bodies_;  // per exchange; the last one for the rest
+  std::optional<Refusal> refusal_;
+  bool never_streams_;
+};
+
+Exchange TextAnswer(bool streamed) {
+  Exchange exchange;
+  exchange.user = "go";
+  const Json answer = Json::parse(
+      R"({"candidates":[{"content":{"role":"model","parts":[{"text":"x"}]},"finishReason":"STOP"}]})");
+  if (streamed) {
+    model::StreamScript stream;
+    stream.events.push_back(answer);
+    exchange.response.body = model::StreamEventObjects(stream.events);
+    exchange.response.stream = stream;
+  } else {
+    exchange.response.body = answer;
+  }
+  return exchange;
+}
+
+// The level of every finding of `clause`, by request ("-" for none).
+std::map<std::string, std::string> LevelsOf(const nlohmann::json& result, const std::string& clause) {
+  std::map<std::string, std::string> levels;
+  for (const auto& f : result["findings"]) {
+    if (f["clause"] != clause) continue;
+    levels[f.contains("request") ? std::to_string(f["request"].get<std::int64_t>()) : "-"] =
+        f["level"].get<std::string>();
+  }
+  return levels;
+}
+
+// A case citing only beyond clauses (INTERPRETING §9): a finding about a request sent after
+// its first streamed answer gates as beyond; one about a request up to that answer, and a leak
+// (ADR-226.19), keep their level.
+TEST(RunSuite, BeyondOnlyCaseKeepsMustBeforeItsFirstStreamAndForLeaks) {
+  const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
+  Case c = MakeCase("streaming/y_a", {"ADR-226.B1"}, {"streaming", "stream-capture"});
+  c.expected = c.expect.outcome = Expected::kAccept;
+  c.expect.requests = 3;
+  c.exchanges = {TextAnswer(false), TextAnswer(true), TextAnswer(false)};
+  // An args root sent as a list in every request: ADR-224.1 on each.
+  const std::string body =
+      R"({"contents":[{"role":"user","parts":[{"functionCall":{"name":"f","args":[]}}]}]})";
+  const nlohmann::json roots = RunSuite(
+      {c}, registry,
+      [&] { return std::make_unique<ScriptedDriver>(std::vector<std::string>{body}, std::nullopt); },
+      SuiteOptions{});
+  ASSERT_EQ(roots.size(), 1u);
+  EXPECT_EQ(LevelsOf(roots[0], "ADR-224.1"),
+            (std::map<std::string, std::string>{{"1", "must"}, {"2", "must"}, {"3", "beyond"}}))
+      << roots[0].dump(2);
+  EXPECT_EQ(roots[0]["verdict"], "fail");
+
+  // A refusal after the stream whose message quotes a native id of the streamed answer's call.
+  Case leak = c;
+  leak.id = "streaming/n_a";
+  leak.expected = leak.expect.outcome = Expected::kRefuse;
+  leak.expect.requests.reset();
+  leak.expect.error = "replay.native_id_duplicate";
+  leak.expect.phase = "build";
+  leak.expect.exchange = 3;
+  leak.exchanges[1].response.stream->events[0] = Json::parse(
+      R"({"candidates":[{"content":{"role":"model","parts":[{"functionCall":)"
+      R"({"id":"native_id_quoted_7731","name":"f","args":{}}}]},"finishReason":"STOP"}]})");
+  leak.exchanges[1].response.body = model::StreamEventObjects(leak.exchanges[1].response.stream->events);
+  Refusal refusal{"replay.native_id_duplicate", "build", 3, "duplicate id native_id_quoted_7731", {}, {}};
+  const std::string plain = R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})";
+  const nlohmann::json leaked = RunSuite(
+      {leak}, registry,
+      [&] { return std::make_unique<ScriptedDriver>(std::vector<std::string>{plain}, refusal); },
+      SuiteOptions{});
+  ASSERT_EQ(leaked.size(), 1u);
+  EXPECT_EQ(LevelsOf(leaked[0], "ADR-226.19"), (std::map<std::string, std::string>{{"-", "must"}}))
+      << leaked[0].dump(2);
+}
+
+// A streaming-request twin refused while reading its streamed answer: the outcome finding is
+// ADR-226.B1's, beyond. Refused because its last request never streamed: it stays must.
+TEST(RunSuite, StreamingRequestTwinRefusedWhileReadingIsBeyond) {
+  const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
+  Case original = MakeCase("adr-226/y_a", {"ADR-226.3"});
+  original.expected = original.expect.outcome = Expected::kAccept;
+  original.expect.requests = 2;
+  original.exchanges = {TextAnswer(false), TextAnswer(false)};
+  Case twin = original;
+  twin.id += ".streaming-request";
+  twin.clauses = {"ADR-226.3", "ADR-224.7", "ADR-226.17"};
+  twin.features = {"streaming"};
+  twin.exchanges.back() = TextAnswer(true);
+  twin.twin = model::TwinOrigin{std::make_shared<const Case>(original),
+                                model::TwinKind::kStreamingRequest};
+  const std::vector<std::string> bodies = {
+      R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})",
+      R"({"contents":[{"role":"user","parts":[{"text":"go"}]},)"
+      R"({"role":"model","parts":[{"text":"x"}]},{"role":"user","parts":[{"text":"go"}]}]})"};
+  const Refusal reading{"http.stream", "http", 2, "", {}, {}};
+  const auto run = [&](bool never_streams) {
+    return RunSuite(
+        {twin}, registry,
+        [&] {
+          // The whole run of the original accepts; the twin's run refuses at exchange 2.
+          struct Split : Driver {
+            std::vector<std::string> bodies;
+            Refusal refusal;
+            bool never_streams;
+            std::string Name() const override { return "split"; }
+            DriverReport Run(const Case& c, const std::string& base_url) override {
+              const bool is_twin = c.twin.has_value();
+              ScriptedDriver inner(bodies, is_twin ? std::optional<Refusal>(refusal) : std::nullopt,
+                                   never_streams);
+              return inner.Run(c, base_url);
+            }
+          };
+          auto driver = std::make_unique<Split>();
+          driver->bodies = bodies;
+          driver->refusal = reading;
+          driver->never_streams = never_streams;
+          return driver;
+        },
+        SuiteOptions{});
+  };
+  const nlohmann::json read = run(false);
+  ASSERT_EQ(read.size(), 1u);
+  for (const auto& f : read[0]["findings"]) {
+    EXPECT_EQ(f["level"], "beyond") << read[0].dump(2);
+  }
+  EXPECT_EQ(LevelsOf(read[0], "ADR-226.B1").size(), 1u) << read[0].dump(2);
+  EXPECT_EQ(read[0]["verdict"], "pass") << read[0].dump(2);
+
+  const nlohmann::json never = run(true);
+  ASSERT_EQ(never.size(), 1u);
+  EXPECT_EQ(never[0]["verdict"], "fail") << never[0].dump(2);
+  EXPECT_TRUE(LevelsOf(never[0], "ADR-226.B1").empty()) << never[0].dump(2);
 }
 
 }  // namespace
