@@ -78,6 +78,15 @@ struct ClausesArgs {
 };
 int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err);
 
+/// `gemini-oracle generate`: writes generated scenarios as ordinary case files.
+struct GenerateArgs {
+  std::uint64_t seed = 1;
+  std::size_t count = 1;
+  std::filesystem::path out;
+  std::string family = "parallel_calls";
+};
+int GenerateCommand(const GenerateArgs& args, std::ostream& out, std::ostream& err);
+
 struct MutantsArgs {
   std::filesystem::path source_root;
   std::filesystem::path fixtures;

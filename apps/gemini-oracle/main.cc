@@ -139,6 +139,17 @@ int main(int argc, char** argv) {
                    "Mutation report whose kills prove the clauses' oracles (gemini-oracle mutants)");
   clauses_mutants_opt->capture_default_str();
 
+  cli::GenerateArgs generate;
+  auto* generate_cmd = app.add_subcommand(
+      "generate", "Write generated scenarios as case files (the same seed, the same bytes)");
+  generate_cmd->add_option("--seed", generate.seed, "Seed of the whole set")->capture_default_str();
+  generate_cmd->add_option("--count", generate.count, "How many cases")
+      ->check(AtLeastOne)
+      ->capture_default_str();
+  generate_cmd->add_option("--out", generate.out, "Folder to write them into")->required();
+  generate_cmd->add_option("--family", generate.family, "Which generator (parallel_calls)")
+      ->capture_default_str();
+
   cli::MutantsArgs mutants;
   std::string mutants_fixtures, mutants_catalogue;
   std::string mutants_report_dir = "reports/latest";
@@ -204,6 +215,9 @@ int main(int argc, char** argv) {
     check.fixtures = fixtures_or(check_fixtures);
     for (const auto& p : check_paths) check.paths.emplace_back(p);
     return Guarded("check", [&] { return cli::CheckCommand(check, std::cout, std::cerr); });
+  }
+  if (*generate_cmd) {
+    return Guarded("generate", [&] { return cli::GenerateCommand(generate, std::cout, std::cerr); });
   }
   if (*mutants_cmd) {
     mutants.source_root = root;

@@ -1,0 +1,33 @@
+#pragma once
+// Generators of JSON values where kinds matter (ADR-224, ADR-226.8): numeric edges, numeric-key
+// maps, nested objects and lists of every kind, empty ones included.
+
+#include <rapidcheck.h>
+
+#include <vector>
+
+#include "reference_impl/json.h"
+
+namespace gemini_oracle::generators {
+
+/// The numeric edges, each exactly as a case file holds it: 1.0, -3.0, -0.0, 0, 2^53, 2^53+1,
+/// -2^63, 2^63-1, 2^64-1, 1e308, 5e-324, integral floats up to 2^64, and near neighbours.
+/// RapidCheck's arbitrary<double> never yields -0.0, so the edges are listed, not drawn.
+const std::vector<Json>& NumericEdges();
+
+/// One of NumericEdges(), or an integer or a double near one.
+rc::Gen<Json> genNumber();
+
+/// An object whose keys are list indices: "0".."n-1" (n up to 12, so that key order and
+/// numeric order differ past 10), sparse, unordered, "01" and "-1" among them, or empty.
+rc::Gen<Json> genNumericKeyMap();
+
+/// Any JSON value up to `depth` levels of nesting (at most 6): scalars (numbers from
+/// genNumber(), strings, booleans, null), lists and objects, empty ones and numeric-key maps
+/// included.
+rc::Gen<Json> genJsonValue(int depth);
+
+/// An object (a Struct root: functionCall.args, an object tool result) of up to `depth` levels.
+rc::Gen<Json> genObject(int depth);
+
+}  // namespace gemini_oracle::generators

@@ -1,0 +1,48 @@
+#pragma once
+// Parallel calls (ADR-226.20, 226.3, 226.4, 226.5): n calls in k groups of identical name and
+// arguments, native ids present, absent, mixed, duplicated or empty, results answered in any
+// order. Each scenario knows, from how it was built, what the conversation must do.
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reference_impl/json.h"
+
+namespace gemini_oracle::generators {
+
+/// How the calls of a response carry native ids.
+enum class IdMode { kPresent, kAbsent, kMixed, kDuplicated, kEmpty };
+
+struct ParallelCallsScenario {
+  /// Per call: its group (calls of one group share name and arguments).
+  std::vector<int> group_of;
+  /// Per group: its arguments (an object).
+  std::vector<Json> args_of_group;
+  IdMode ids = IdMode::kPresent;
+  /// Per call: its result (distinct per call, so that a misassociation shows).
+  std::vector<Json> results;
+  /// The order in which the application appends the results (a permutation of the calls).
+  std::vector<std::size_t> answer_order;
+};
+
+rc::Gen<ParallelCallsScenario> genParallelCallsScenario();
+
+/// The expected outcome, from the construction alone: a duplicated id is refused as
+/// native_id.duplicate and an empty one as native_id.malformed when the response is parsed
+/// (ADR-226: "Malformed or duplicate native IDs in the tool parser ... are refused"; "a present
+/// ID on an accepted named call must be a nonempty string"); anything else is accepted.
+std::string ExpectedErrorCode(const ParallelCallsScenario& scenario);
+
+/// The case file of a scenario (fixtures/case.schema.json), named by `stem`, its `source` naming
+/// the generator, the seed and the index.
+Json ParallelCallsCase(const ParallelCallsScenario& scenario, std::uint64_t seed,
+                       std::size_t index);
+
+/// The file stem: y_ or n_ by the expected outcome, then the family, the seed and the index.
+std::string ParallelCallsStem(const ParallelCallsScenario& scenario, std::uint64_t seed,
+                              std::size_t index);
+
+}  // namespace gemini_oracle::generators
