@@ -51,4 +51,20 @@ void CheckProperty(Testable&& testable) {
   }
 }
 
+/// A negative control: whether RapidCheck falsifies `testable` within `runs` runs from the
+/// default seed. A property that a deliberately broken implementation cannot falsify proves
+/// nothing about the correct one.
+template <typename Testable>
+bool Falsifies(Testable&& testable, int runs = kDefaultRuns) {
+  rc::detail::TestParams params;
+  params.seed = kDefaultSeed;
+  params.maxSuccess = runs;
+  params.maxSize = 50;
+  params.disableShrinking = true;
+  rc::detail::TestMetadata metadata;
+  metadata.id = "negative-control";
+  const auto result = rc::detail::checkTestable(std::forward<Testable>(testable), metadata, params);
+  return result.template is<rc::detail::FailureResult>();
+}
+
 }  // namespace gemini_oracle::testing

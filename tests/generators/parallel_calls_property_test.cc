@@ -4,6 +4,7 @@
 // expectation comes from how the scenario was built, never from running the implementation.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -27,7 +28,8 @@ using gemini_oracle::testing::TempDir;
 
 // Writes the scenario as a case file, loads it like the corpus, runs it against the reference.
 nlohmann::json RunScenario(const ParallelCallsScenario& scenario, std::uint64_t seed,
-                           std::size_t index, std::string& problems) {
+                           std::size_t index, std::string& problems,
+                           runner::ReferenceDriver::RequestHook hook = nullptr) {
   static const runner::CaseLoader loader = runner::CaseLoader::FromSourceRoot(SourceRoot());
   TempDir dir;
   const auto file =
@@ -40,22 +42,49 @@ nlohmann::json RunScenario(const ParallelCallsScenario& scenario, std::uint64_t 
   runner::SuiteOptions options;
   options.beyond_gates = true;
   return runner::RunSuite(
-      corpus.cases, loader.registry(), [] { return std::make_unique<runner::ReferenceDriver>(); },
-      options);
+      corpus.cases, loader.registry(),
+      [&hook] { return std::make_unique<runner::ReferenceDriver>(hook); }, options);
+}
+
+// The property: the reference passes the drawn scenario with the outcome its construction
+// predicts, every request sent through `hook` (none: as built).
+void PassesWithPredictedOutcome(runner::ReferenceDriver::RequestHook hook) {
+  const auto scenario = *genParallelCallsScenario();
+  std::string problems;
+  const nlohmann::json results = RunScenario(scenario, 1, 0, problems, hook);
+  RC_ASSERT(problems.empty());
+  RC_ASSERT(results.size() == 1u);
+  const auto& r = results[0];
+  if (r["verdict"] != "pass") RC_FAIL(r.dump(2));
+  RC_ASSERT(r["expected"] == (ExpectedErrorCode(scenario).empty() ? "accept" : "refuse"));
 }
 
 TEST(ParallelCallsProperty, ReferencePassesEveryGeneratedScenario) {
-  CheckProperty([] {
-    const auto scenario = *genParallelCallsScenario();
-    std::string problems;
-    const nlohmann::json results = RunScenario(scenario, 1, 0, problems);
-    RC_ASSERT(problems.empty());
-    RC_ASSERT(results.size() == 1u);
-    const auto& r = results[0];
-    if (r["verdict"] != "pass") RC_FAIL(r.dump(2));
-    // The outcome the construction predicts, seen in the verdict's own terms.
-    RC_ASSERT(r["expected"] == (ExpectedErrorCode(scenario).empty() ? "accept" : "refuse"));
-  });
+  CheckProperty([] { PassesWithPredictedOutcome(nullptr); });
+}
+
+// Negative controls: the same property falsified where the wire is broken on purpose, answers
+// that drop their call's native id (ADR-226.3), answers reversed (ADR-226.20, WIRE.2).
+TEST(ParallelCallsProperty, BrokenWireIsFalsified) {
+  EXPECT_TRUE(gemini_oracle::testing::Falsifies([] {
+    PassesWithPredictedOutcome([](Json& request) {
+      for (auto& content : request["contents"]) {
+        for (auto& part : content["parts"]) {
+          if (part.contains("functionResponse")) part["functionResponse"].erase("id");
+        }
+      }
+    });
+  }));
+  EXPECT_TRUE(gemini_oracle::testing::Falsifies([] {
+    PassesWithPredictedOutcome([](Json& request) {
+      for (auto& content : request["contents"]) {
+        auto& parts = content["parts"];
+        if (parts.size() > 1 && parts[0].contains("functionResponse")) {
+          std::reverse(parts.begin(), parts.end());
+        }
+      }
+    });
+  }));
 }
 
 // Every numeric edge can be drawn, -0.0 (which arbitrary<double> never yields) included.
