@@ -1,4 +1,5 @@
 #include "oracles/model/case.h"
+#include "oracles/model/json_member.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -8,12 +9,6 @@ namespace {
 
 [[noreturn]] void Bad(const std::string& where, const char* what) {
   throw std::invalid_argument("case member " + where + " " + what);
-}
-
-const Json* Member(const Json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  const auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
 }
 
 std::string StringAt(const Json& object, const char* key, const std::string& where) {

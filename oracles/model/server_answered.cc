@@ -1,15 +1,10 @@
 #include "oracles/model/server_answered.h"
+#include "oracles/model/json_member.h"
 
 #include <string>
 
 namespace gemini_oracle::model {
 namespace {
-
-const Json* Member(const Json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  const auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
 
 // A member that is a nonempty string, or nullptr.
 const std::string* NonemptyString(const Json& object, const char* key) {

@@ -1,4 +1,5 @@
 #include "oracles/model/streamed_twin.h"
+#include "oracles/model/json_member.h"
 
 #include <algorithm>
 #include <set>
@@ -6,12 +7,6 @@
 
 namespace gemini_oracle::model {
 namespace {
-
-const Json* Member(const Json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  const auto it = object.find(key);
-  return it == object.end() ? nullptr : &*it;
-}
 
 bool AnyPartWith(const Json& parts, const char* member) {
   return std::any_of(parts.begin(), parts.end(),

@@ -80,11 +80,11 @@ std::string Model(std::initializer_list<std::string> parts) {
   return text + "]}";
 }
 
-// Request 2 with the model turn sent as `models` (each a model content).
-std::string Request2(std::initializer_list<std::string> models) {
+// Request 2: the user turn, the model turn sent as `models` (each a model content), then `after`.
+std::string Request2(std::initializer_list<std::string> models, const std::string& after) {
   std::string text = R"({"contents":[)" + kUser;
   for (const auto& m : models) text += "," + m;
-  return text + "," + kAnswer + "]}";
+  return text + "," + after + "]}";
 }
 
 struct Judged {
@@ -92,13 +92,10 @@ struct Judged {
   Places gating;  // must and open findings (clause, pointer)
 };
 
-Judged JudgeRequest2(const std::string& request2) {
-  static const model::Case c = MakeCase(kStreamedCase);
+// Every judge on the case's two requests, its first request plain and the second `request2`.
+Judged JudgeOn(const model::Case& c, const model::DriverReport& report,
+               const std::string& request2) {
   const auto journal = MakeJournal({R"({"contents":[)" + kUser + "]}", request2});
-  model::DriverReport report;
-  report.exchanges.push_back(testing::Exchange(
-      {testing::Call("tc_1", "f", R"({"k":1.0})"), testing::Call("tc_2", "f", "{}")}));
-  report.exchanges.push_back(testing::Exchange());
   Judged judged;
   judged.all = JudgeAll({c, journal, report});
   for (const auto& f : judged.all) {
@@ -108,23 +105,28 @@ Judged JudgeRequest2(const std::string& request2) {
   return judged;
 }
 
-// The text turn's request 2 with the turn sent as `models`.
+// The turn with calls: request 2 as given.
+Judged JudgeRequest2(const std::string& request2) {
+  static const model::Case c = MakeCase(kStreamedCase);
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange(
+      {testing::Call("tc_1", "f", R"({"k":1.0})"), testing::Call("tc_2", "f", "{}")}));
+  report.exchanges.push_back(testing::Exchange());
+  return JudgeOn(c, report, request2);
+}
+
+// The turn with calls sent as `models`, then its answers.
+std::string Request2(std::initializer_list<std::string> models) {
+  return Request2(models, kAnswer);
+}
+
+// The text turn sent as `models`, then the next user turn.
 Judged JudgeText(std::initializer_list<std::string> models) {
   static const model::Case c = MakeCase(kTextCase);
-  std::string request2 = R"({"contents":[)" + kUser;
-  for (const auto& m : models) request2 += "," + m;
-  request2 += "," + kMore + "]}";
-  const auto journal = MakeJournal({R"({"contents":[)" + kUser + "]}", request2});
   model::DriverReport report;
   report.exchanges.push_back(testing::Exchange());
   report.exchanges.push_back(testing::Exchange());
-  Judged judged;
-  judged.all = JudgeAll({c, journal, report});
-  for (const auto& f : judged.all) {
-    if (ReasonTag(f) == kNotJudged) continue;
-    judged.gating.emplace_back(f.clause, f.pointer);
-  }
-  return judged;
+  return JudgeOn(c, report, Request2(models, kMore));
 }
 
 // A text turn in one content, kept per event, or with whole events joined: nothing to find, the
