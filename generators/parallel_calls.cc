@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "generators/case_writing.h"
 #include "generators/json_values.h"
 
 namespace gemini_oracle::generators {
@@ -61,6 +62,18 @@ rc::Gen<ParallelCallsScenario> genParallelCallsScenario() {
               if (s.ids == IdMode::kDuplicated && n < 2) s.ids = IdMode::kPresent;
               s.results = std::get<3>(drawn);
               for (std::size_t c = 0; c < s.results.size(); ++c) s.results[c]["call"] = c;
+              // Which result of identical calls without ids goes to which part is the
+              // implementation's choice (i_identical_idless_calls_results_reversed), so such
+              // calls return the same result.
+              for (std::size_t c = 0; c < s.results.size(); ++c) {
+                if (!NativeId(s, c).is_null()) continue;
+                for (std::size_t first = 0; first < c; ++first) {
+                  if (s.group_of[first] == s.group_of[c] && NativeId(s, first).is_null()) {
+                    s.results[c] = s.results[first];
+                    break;
+                  }
+                }
+              }
               // The answer order: the calls sorted by a drawn key (a permutation).
               const auto& keys = std::get<4>(drawn);
               s.answer_order.resize(static_cast<std::size_t>(n));
@@ -106,30 +119,18 @@ Json ParallelCallsCase(const ParallelCallsScenario& s, std::uint64_t seed, std::
   c["features"] = Json::array({"parallel", "ids", "numbers", "results"});
   c["source"] = "generator parallel_calls, seed " + std::to_string(seed) + ", index " +
                 std::to_string(index);
-  Json declarations = Json::array();
-  for (std::size_t g = 0; g < s.args_of_group.size(); ++g) {
-    declarations.push_back(Json{{"name", "tool_" + std::to_string(g)}});
-  }
-  c["options"] = Json{{"model", "gemini-3-pro-preview"},
-                      {"tools", Json::array({Json{{"functionDeclarations", declarations}}})}};
+  c["options"] = ToolOptions(s.args_of_group.size());
   Json parts = Json::array();
   for (std::size_t call = 0; call < n; ++call) {
     const auto group = static_cast<std::size_t>(s.group_of[call]);
     Json fc = Json::object();
     const Json id = NativeId(s, call);
     if (!id.is_null()) fc["id"] = id;
-    fc["name"] = "tool_" + std::to_string(group);
+    fc["name"] = ToolName(group);
     fc["args"] = s.args_of_group[group];
     parts.push_back(Json{{"functionCall", fc}});
   }
-  const auto answer = [](Json parts_of) {
-    return Json{{"body", Json{{"candidates", Json::array({Json{
-                                                {"content", Json{{"role", "model"},
-                                                                 {"parts", std::move(parts_of)}}},
-                                                {"finishReason", "STOP"},
-                                                {"index", 0}}})}}}};
-  };
-  Json first = Json{{"user", "Run the tools."}, {"response", answer(parts)}};
+  Json first = Json{{"user", "Run the tools."}, {"response", WholeAnswer(parts)}};
   Json exchanges = Json::array();
   if (error.empty()) {
     Json results = Json::array();
@@ -138,7 +139,7 @@ Json ParallelCallsCase(const ParallelCallsScenario& s, std::uint64_t seed, std::
     }
     first["then"] = Json{{"results", results}};
     exchanges.push_back(first);
-    exchanges.push_back(Json{{"response", answer(Json::array({Json{{"text", "Done."}}}))}});
+    exchanges.push_back(Json{{"response", WholeAnswer(Json::array({Json{{"text", "Done."}}}))}});
     c["exchanges"] = exchanges;
     c["expect"] = Json{{"outcome", "accept"}, {"requests", 2}};
   } else {

@@ -2,9 +2,11 @@
 // for the same seed, each named by its family, seed and index, its `source` naming them too, so
 // that any implementation can run them (`gemini-oracle run --fixtures DIR`).
 #include <fstream>
+#include <functional>
 #include <iostream>
 
 #include "apps/gemini-oracle/commands.h"
+#include "generators/conversation.h"
 #include "generators/parallel_calls.h"
 
 namespace gemini_oracle::cli {
@@ -13,40 +15,81 @@ namespace {
 // The size RapidCheck draws at: large enough for every edge, small enough for a readable case.
 constexpr int kSize = 30;
 
-// Case i of the set is drawn from its own stream, so it does not depend on the count.
-rc::Random StreamOf(std::uint64_t seed, std::size_t index) {
-  return rc::Random(rc::Random::Key{seed, static_cast<std::uint64_t>(index), 0x67656e, 0});
+// Case i of a family is drawn from its own stream, so it depends on neither the count nor the
+// other families.
+rc::Random StreamOf(std::uint64_t seed, std::size_t index, std::uint64_t family) {
+  return rc::Random(rc::Random::Key{seed, static_cast<std::uint64_t>(index), 0x67656e, family});
+}
+
+struct Written {
+  std::string stem;
+  Json file;
+};
+
+struct Family {
+  const char* name;
+  std::function<Written(const rc::Random&, std::uint64_t seed, std::size_t index)> draw;
+};
+
+const std::vector<Family>& Families() {
+  static const std::vector<Family> families = {
+      {"parallel_calls",
+       [](const rc::Random& random, std::uint64_t seed, std::size_t index) {
+         const auto s = generators::genParallelCallsScenario()(random, kSize).value();
+         return Written{generators::ParallelCallsStem(s, seed, index),
+                        generators::ParallelCallsCase(s, seed, index)};
+       }},
+      {"conversation",
+       [](const rc::Random& random, std::uint64_t seed, std::size_t index) {
+         const auto s = generators::genConversationScenario()(random, kSize).value();
+         return Written{generators::ConversationStem(s, seed, index),
+                        generators::ConversationCase(s, seed, index)};
+       }},
+  };
+  return families;
+}
+
+std::string FamilyNames() {
+  std::string names;
+  for (const auto& f : Families()) names += (names.empty() ? "" : ", ") + std::string(f.name);
+  return names;
 }
 
 }  // namespace
 
 int GenerateCommand(const GenerateArgs& args, std::ostream& out, std::ostream& err) {
   const std::string name = "gemini-oracle generate: ";
-  if (args.family != "parallel_calls") {
-    err << name << "unknown --family '" << args.family << "'; families: parallel_calls\n";
+  std::vector<std::size_t> chosen;
+  for (std::size_t f = 0; f < Families().size(); ++f) {
+    if (args.family == "all" || args.family == Families()[f].name) chosen.push_back(f);
+  }
+  if (chosen.empty()) {
+    err << name << "unknown --family '" << args.family << "'; families: all, " << FamilyNames()
+        << "\n";
     return kExitBadInput;
   }
-  const std::filesystem::path folder = args.out / args.family;
-  std::error_code ec;
-  std::filesystem::create_directories(folder, ec);
-  if (ec) {
-    err << name << "cannot create " << folder.string() << ": " << ec.message() << "\n";
-    return kExitBadInput;
-  }
-  const auto gen = generators::genParallelCallsScenario();
-  for (std::size_t i = 0; i < args.count; ++i) {
-    const auto scenario = gen(StreamOf(args.seed, i), kSize).value();
-    const std::filesystem::path file =
-        folder / (generators::ParallelCallsStem(scenario, args.seed, i) + ".json");
-    std::ofstream stream(file, std::ios::binary | std::ios::trunc);
-    stream << generators::ParallelCallsCase(scenario, args.seed, i).dump(2) << "\n";
-    if (!stream) {
-      err << name << "cannot write " << file.string() << "\n";
+  for (const std::size_t f : chosen) {
+    const Family& family = Families()[f];
+    const std::filesystem::path folder = args.out / family.name;
+    std::error_code ec;
+    std::filesystem::create_directories(folder, ec);
+    if (ec) {
+      err << name << "cannot create " << folder.string() << ": " << ec.message() << "\n";
       return kExitBadInput;
     }
+    for (std::size_t i = 0; i < args.count; ++i) {
+      const Written written = family.draw(StreamOf(args.seed, i, f), args.seed, i);
+      const std::filesystem::path file = folder / (written.stem + ".json");
+      std::ofstream stream(file, std::ios::binary | std::ios::trunc);
+      stream << written.file.dump(2) << "\n";
+      if (!stream) {
+        err << name << "cannot write " << file.string() << "\n";
+        return kExitBadInput;
+      }
+    }
+    out << name << args.count << " " << family.name << " cases, seed " << args.seed << ", in "
+        << folder.string() << "\n";
   }
-  out << name << args.count << " " << args.family << " cases, seed " << args.seed << ", in "
-      << folder.string() << "\n";
   return 0;
 }
 

@@ -147,7 +147,7 @@ int main(int argc, char** argv) {
       ->check(AtLeastOne)
       ->capture_default_str();
   generate_cmd->add_option("--out", generate.out, "Folder to write them into")->required();
-  generate_cmd->add_option("--family", generate.family, "Which generator (parallel_calls)")
+  generate_cmd->add_option("--family", generate.family, "Which generator: all, parallel_calls or conversation")
       ->capture_default_str();
 
   cli::MutantsArgs mutants;

@@ -15,6 +15,7 @@
 #include "oracles/runner/reference_driver.h"
 #include "oracles/runner/suite_runner.h"
 #include "reports/index.h"
+#include "tests/generators/generated_case.h"
 #include "tests/property_support.h"
 #include "tests/temp_dir.h"
 
@@ -22,41 +23,33 @@ namespace gemini_oracle::generators {
 namespace {
 
 using gemini_oracle::testing::CheckProperty;
+using gemini_oracle::testing::EnvNumber;
+using gemini_oracle::testing::GeneratedRun;
+using gemini_oracle::testing::kDefaultSeed;
+using gemini_oracle::testing::KeepCounterexample;
 using gemini_oracle::testing::ReadText;
+using gemini_oracle::testing::RunGeneratedCase;
 using gemini_oracle::testing::SourceRoot;
 using gemini_oracle::testing::TempDir;
 
-// Writes the scenario as a case file, loads it like the corpus, runs it against the reference.
-nlohmann::json RunScenario(const ParallelCallsScenario& scenario, std::uint64_t seed,
-                           std::size_t index, std::string& problems,
-                           runner::ReferenceDriver::RequestHook hook = nullptr) {
-  static const runner::CaseLoader loader = runner::CaseLoader::FromSourceRoot(SourceRoot());
-  TempDir dir;
-  const auto file =
-      dir.path() / "parallel_calls" / (ParallelCallsStem(scenario, seed, index) + ".json");
-  std::filesystem::create_directories(file.parent_path());
-  std::ofstream(file) << ParallelCallsCase(scenario, seed, index).dump(2) << "\n";
-  const runner::CorpusCheck corpus = runner::CheckCorpus(dir.path(), loader);
-  for (const auto& d : corpus.diagnostics) problems += runner::FormatDiagnostic(d) + "\n";
-  if (corpus.cases.size() != 1) return nlohmann::json::array();
-  runner::SuiteOptions options;
-  options.beyond_gates = true;
-  return runner::RunSuite(
-      corpus.cases, loader.registry(),
-      [&hook] { return std::make_unique<runner::ReferenceDriver>(hook); }, options);
-}
-
 // The property: the reference passes the drawn scenario with the outcome its construction
-// predicts, every request sent through `hook` (none: as built).
-void PassesWithPredictedOutcome(runner::ReferenceDriver::RequestHook hook) {
+// predicts, every request sent through `hook` (none: as built). A failure (outside the negative
+// controls) keeps its shrunk case as a fixture.
+void PassesWithPredictedOutcome(runner::ReferenceDriver::RequestHook hook, bool keep = true) {
   const auto scenario = *genParallelCallsScenario();
-  std::string problems;
-  const nlohmann::json results = RunScenario(scenario, 1, 0, problems, hook);
-  RC_ASSERT(problems.empty());
-  RC_ASSERT(results.size() == 1u);
-  const auto& r = results[0];
-  if (r["verdict"] != "pass") RC_FAIL(r.dump(2));
-  RC_ASSERT(r["expected"] == (ExpectedErrorCode(scenario).empty() ? "accept" : "refuse"));
+  const std::uint64_t seed = EnvNumber("GEMINI_ORACLE_PROPERTY_SEED", kDefaultSeed);
+  const std::string stem = ParallelCallsStem(scenario, seed, 0);
+  const Json file = ParallelCallsCase(scenario, seed, 0);
+  const GeneratedRun run = RunGeneratedCase("parallel_calls", stem, file, hook);
+  RC_ASSERT(run.problems.empty());
+  const auto& r = run.result;
+  const bool passed = r.is_object() && r["verdict"] == "pass" &&
+                      r["expected"] == (ExpectedErrorCode(scenario).empty() ? "accept" : "refuse");
+  if (!passed) {
+    const std::string kept =
+        keep ? "\nkept as " + KeepCounterexample("parallel_calls", stem, file).string() : "";
+    RC_FAIL(r.dump(2) + kept);
+  }
 }
 
 TEST(ParallelCallsProperty, ReferencePassesEveryGeneratedScenario) {
@@ -73,7 +66,7 @@ TEST(ParallelCallsProperty, BrokenWireIsFalsified) {
           if (part.contains("functionResponse")) part["functionResponse"].erase("id");
         }
       }
-    });
+    }, false);
   }));
   EXPECT_TRUE(gemini_oracle::testing::Falsifies([] {
     PassesWithPredictedOutcome([](Json& request) {
@@ -83,7 +76,7 @@ TEST(ParallelCallsProperty, BrokenWireIsFalsified) {
           std::reverse(parts.begin(), parts.end());
         }
       }
-    });
+    }, false);
   }));
 }
 
@@ -121,44 +114,6 @@ TEST(JsonValues, NumericKeyMapsGrowPastTen) {
   }
   EXPECT_GT(long_maps, 0u);
   EXPECT_GT(empty, 0u);
-}
-
-// The same seed writes the same bytes; another seed other cases; every file passes `check`.
-TEST(Generate, SameSeedSameBytes) {
-  TempDir a, b, c;
-  std::ostringstream out, err;
-  cli::GenerateArgs args;
-  args.seed = 7;
-  args.count = 40;
-  args.out = a.path();
-  ASSERT_EQ(cli::GenerateCommand(args, out, err), 0) << err.str();
-  args.out = b.path();
-  ASSERT_EQ(cli::GenerateCommand(args, out, err), 0) << err.str();
-  args.seed = 8;
-  args.out = c.path();
-  ASSERT_EQ(cli::GenerateCommand(args, out, err), 0) << err.str();
-  std::size_t files = 0, differ = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(a.path() / "parallel_calls")) {
-    ++files;
-    const auto name = entry.path().filename();
-    EXPECT_EQ(ReadText(entry.path()), ReadText(b.path() / "parallel_calls" / name)) << name;
-    EXPECT_NE(ReadText(entry.path()).find("\"source\": \"generator parallel_calls, seed 7"),
-              std::string::npos);
-  }
-  for (const auto& entry : std::filesystem::directory_iterator(c.path() / "parallel_calls")) {
-    const std::string text = ReadText(entry.path());
-    differ += text.find("seed 8") != std::string::npos ? 1 : 0;
-  }
-  EXPECT_EQ(files, 40u);
-  EXPECT_EQ(differ, 40u);
-  const auto loader = runner::CaseLoader::FromSourceRoot(SourceRoot());
-  const runner::CorpusCheck corpus = runner::CheckCorpus(a.path(), loader);
-  EXPECT_TRUE(corpus.ok()) << (corpus.diagnostics.empty()
-                                   ? std::string()
-                                   : runner::FormatDiagnostic(corpus.diagnostics.front()));
-  EXPECT_EQ(corpus.cases.size(), 40u);
-  args.family = "no_such_family";
-  EXPECT_EQ(cli::GenerateCommand(args, out, err), cli::kExitBadInput);
 }
 
 }  // namespace

@@ -1,0 +1,95 @@
+#pragma once
+// Multi-turn conversations (ADR-224, ADR-226): turns of parallel calls whose native ids recur
+// from turn to turn, generic call lists reordered and their numbers renormalized, results of
+// every shape appended in any order, suspension and resume, answers streamed at generated
+// points, closing requests, and carried state to start from: a foreign turn, an older capsule
+// without bindings (unambiguous, ID-less identical, or ambiguous). Each scenario knows, from how
+// it was built, what the conversation must do.
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "generators/case_writing.h"
+#include "reference_impl/json.h"
+
+namespace gemini_oracle::generators {
+
+/// The carried turn a conversation starts from.
+enum class Prefix {
+  kNone,
+  kForeignTurn,            // another provider's turn: generic calls only (ADR-224.10, 226.16)
+  kOlderCapsule,           // owned, no bindings, calls told apart by arguments (ADR-226.11)
+  kOlderIdlessIdentical,   // owned, no bindings, identical calls without ids (ADR-226.13)
+  kOlderAmbiguous,         // owned, no bindings, identical calls with ids (ADR-226.12)
+};
+
+/// The carried turn: its calls as the generic transcript and (owned kinds) the capsule hold them.
+struct PrefixTurn {
+  std::vector<std::string> names;        // per native call
+  std::vector<Json> native_args;         // per native call (foreign: the generic arguments)
+  std::vector<Json> native_ids;          // per native call: a string, or null for none
+  std::vector<std::string> public_ids;   // per native call
+  std::vector<std::size_t> generic_order;  // the generic tool_calls list, as native indices
+  bool renormalized = false;             // generic arguments hold integral floats as integers
+  std::vector<std::size_t> result_order;  // tool messages, as native indices
+  std::vector<ToolResult> results;        // per native call
+};
+
+/// How the calls of one answer carry native ids (only accepted forms; faults are separate).
+enum class TurnIds { kPresent, kAbsent, kMixed };
+
+/// One exchange answered with calls, then the application's actions.
+struct CallTurn {
+  bool user = true;                // a user message precedes the request
+  bool signed_text = false;        // a signed text part precedes the calls
+  std::vector<std::size_t> group_of;  // per call: its group (same name and arguments)
+  std::vector<Json> args_of_group;    // per group: an object
+  TurnIds ids = TurnIds::kPresent;
+  std::vector<std::size_t> event_sizes;  // streamed: parts per event; empty: sent whole
+  bool normalize = false;
+  std::vector<std::size_t> call_order;  // a permutation of the calls; empty: kept
+  bool suspend = false;
+  std::vector<std::size_t> answer_order;  // results appended in this order (call indices)
+  std::vector<ToolResult> results;        // per call
+
+  /// The native id of call c (null when it has none), before any fault.
+  Json NativeId(std::size_t c) const;
+};
+
+/// A fault in the last answer's native ids, refused when it is parsed (ADR-226.5).
+enum class IdFault { kNone, kEmpty, kNumber, kDuplicate };
+
+struct ConversationScenario {
+  Prefix prefix = Prefix::kNone;
+  PrefixTurn prefix_turn;
+  std::vector<CallTurn> turns;
+  IdFault fault = IdFault::kNone;  // on the last turn's answer; nothing follows it
+  bool closing = false;            // the final request disables tools
+  std::vector<std::size_t> final_event_sizes;  // the final text answer streamed; empty: whole
+  bool final_user = false;         // a user message precedes the final request
+};
+
+rc::Gen<ConversationScenario> genConversationScenario();
+
+/// The expected refusal code ("" when the conversation must be accepted), from the
+/// construction alone: an ambiguous older capsule is refused as legacy.ambiguous before the
+/// first request (ADR-226.12); an empty or numeric id as native_id.malformed and a repeated one
+/// as native_id.duplicate when the answer is parsed (ADR-226.5).
+std::string ExpectedErrorCode(const ConversationScenario& scenario);
+
+/// The case file (fixtures/case.schema.json), its `source` naming the generator, seed and index.
+Json ConversationCase(const ConversationScenario& scenario, std::uint64_t seed, std::size_t index);
+
+/// The file stem: y_ or n_ by the expected outcome, the family, the seed and the index.
+std::string ConversationStem(const ConversationScenario& scenario, std::uint64_t seed,
+                             std::size_t index);
+
+/// Integral floats rewritten as integers where a 64-bit integer holds them exactly (1.0 -> 1,
+/// -0.0 -> 0, 2^63 -> 9223372036854775808), recursively: the same value under ADR-226.8.
+Json RenormalizeNumbers(const Json& value);
+
+}  // namespace gemini_oracle::generators

@@ -1,0 +1,68 @@
+#pragma once
+// Runs one generated case file like the corpus: written into a folder of its family, checked,
+// loaded and run against the reference implementation through the capture server and the
+// judges. A property that fails keeps its case (the shrunk one, since every failing attempt
+// overwrites it) as an ordinary fixture, named in the failure, to become a permanent case in
+// fixtures/regressions/.
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "oracles/runner/case_loader.h"
+#include "oracles/runner/reference_driver.h"
+#include "oracles/runner/suite_runner.h"
+#include "tests/property_support.h"
+#include "tests/source_root.h"
+#include "tests/temp_dir.h"
+
+namespace gemini_oracle::testing {
+
+struct GeneratedRun {
+  nlohmann::json result;  // the case's index entry (null when it did not load)
+  std::string problems;   // `check` diagnostics of the file, one a line
+};
+
+inline GeneratedRun RunGeneratedCase(const std::string& family, const std::string& stem,
+                                     const Json& file,
+                                     runner::ReferenceDriver::RequestHook hook = nullptr) {
+  static const runner::CaseLoader loader = runner::CaseLoader::FromSourceRoot(SourceRoot());
+  TempDir dir;
+  const auto path = dir.path() / family / (stem + ".json");
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path) << file.dump(2) << "\n";
+  GeneratedRun run;
+  const runner::CorpusCheck corpus = runner::CheckCorpus(dir.path(), loader);
+  for (const auto& d : corpus.diagnostics) run.problems += runner::FormatDiagnostic(d) + "\n";
+  if (corpus.cases.size() != 1) return run;
+  runner::SuiteOptions options;
+  options.beyond_gates = true;
+  const nlohmann::json results = runner::RunSuite(
+      corpus.cases, loader.registry(),
+      [&hook] {
+        return std::make_unique<runner::ReferenceDriver>(runner::ReferenceDriver::StoreSettings{},
+                                                         hook);
+      },
+      options);
+  if (results.size() == 1) run.result = results[0];
+  return run;
+}
+
+/// Writes a failing property's case where GEMINI_ORACLE_COUNTEREXAMPLES names (default:
+/// `counterexamples/` in the working folder) as <family>/<stem>.json, its `source` naming the
+/// property seed, and returns the path.
+inline std::filesystem::path KeepCounterexample(const std::string& family,
+                                                const std::string& stem, Json file) {
+  const char* env = std::getenv("GEMINI_ORACLE_COUNTEREXAMPLES");
+  const std::filesystem::path root =
+      env != nullptr && *env != '\0' ? std::filesystem::path(env) : "counterexamples";
+  const std::uint64_t seed = EnvNumber("GEMINI_ORACLE_PROPERTY_SEED", kDefaultSeed);
+  file["source"] = "generator " + family + ", shrunk counterexample of property seed " +
+                   std::to_string(seed);
+  const auto path = std::filesystem::absolute(root / family / (stem + ".json"));
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path) << file.dump(2) << "\n";
+  return path;
+}
+
+}  // namespace gemini_oracle::testing
