@@ -195,16 +195,14 @@ Json CallPart(const std::string& name, const Json& args, const Json& id) {
   return Json{{"functionCall", fc}};
 }
 
-Json TurnParts(const ConversationScenario& s, std::size_t t) {
-  const CallTurn& turn = s.turns[t];
-  const std::vector<Json> ids = AnswerIds(s, t);
+Json PartsWithIds(const CallTurn& turn, std::size_t signature_turn, const std::vector<Json>& ids) {
   Json parts = Json::array();
   if (turn.signed_text) parts.push_back(Json{{"text", "Calling the tools now."}});
   for (std::size_t c = 0; c < turn.group_of.size(); ++c) {
     const std::size_t g = turn.group_of[c];
     parts.push_back(CallPart(ToolName(g), turn.args_of_group[g], ids[c]));
   }
-  parts[0]["thoughtSignature"] = SignatureOf(t + 1);
+  parts[0]["thoughtSignature"] = SignatureOf(signature_turn);
   return parts;
 }
 
@@ -262,6 +260,12 @@ Json CallTurn::NativeId(std::size_t c) const {
   return nullptr;
 }
 
+Json AnswerParts(const CallTurn& turn, std::size_t signature_turn) {
+  std::vector<Json> ids;
+  for (std::size_t c = 0; c < turn.group_of.size(); ++c) ids.push_back(turn.NativeId(c));
+  return PartsWithIds(turn, signature_turn, ids);
+}
+
 Json RenormalizeNumbers(const Json& value) {
   if (value.is_number_float()) {
     const double d = value.get<double>();
@@ -283,6 +287,10 @@ Json RenormalizeNumbers(const Json& value) {
     return out;
   }
   return value;
+}
+
+rc::Gen<CallTurn> genCallTurn(bool needs_user) {
+  return rc::gen::exec([needs_user] { return DrawTurn(needs_user); });
 }
 
 rc::Gen<ConversationScenario> genConversationScenario() {
@@ -434,7 +442,7 @@ Json ConversationCase(const ConversationScenario& s, std::uint64_t seed, std::si
     const CallTurn& turn = s.turns[t];
     Json exchange = Json::object();
     if (turn.user) exchange["user"] = "Turn " + std::to_string(t + 1) + ": use the tools.";
-    const Json parts = TurnParts(s, t);
+    const Json parts = PartsWithIds(turn, t + 1, AnswerIds(s, t));
     exchange["response"] = Streamed(turn) ? StreamedAnswer(parts, turn.event_sizes)
                                           : WholeAnswer(parts);
     const bool refused_here = !error.empty() && t + 1 == s.turns.size();

@@ -73,6 +73,11 @@ struct ConversationScenario {
   bool final_user = false;         // a user message precedes the final request
 };
 
+/// One turn of calls with its actions (a user message first when `needs_user`). Identical calls
+/// without native ids return the same result: which of them gets which is the implementation's
+/// choice (i_identical_idless_calls_results_reversed).
+rc::Gen<CallTurn> genCallTurn(bool needs_user);
+
 rc::Gen<ConversationScenario> genConversationScenario();
 
 /// The expected refusal code ("" when the conversation must be accepted), from the
@@ -87,6 +92,10 @@ Json ConversationCase(const ConversationScenario& scenario, std::uint64_t seed, 
 /// The file stem: y_ or n_ by the expected outcome, the family, the seed and the index.
 std::string ConversationStem(const ConversationScenario& scenario, std::uint64_t seed,
                              std::size_t index);
+
+/// The parts of a turn's answer: the signed text part when there is one, then one functionCall
+/// per call with its native id, the first part signed with SignatureOf(signature_turn).
+Json AnswerParts(const CallTurn& turn, std::size_t signature_turn);
 
 /// Integral floats rewritten as integers where a 64-bit integer holds them exactly (1.0 -> 1,
 /// -0.0 -> 0, 2^63 -> 9223372036854775808), recursively: the same value under ADR-226.8.

@@ -55,7 +55,7 @@ inline std::filesystem::path KeepCounterexample(const std::string& family,
                                                 const std::string& stem, Json file) {
   const char* env = std::getenv("GEMINI_ORACLE_COUNTEREXAMPLES");
   const std::filesystem::path root =
-      env != nullptr && *env != '\0' ? std::filesystem::path(env) : "counterexamples";
+      env != nullptr && *env != '\0' ? std::filesystem::path(env) : "reports/counterexamples";
   const std::uint64_t seed = EnvNumber("GEMINI_ORACLE_PROPERTY_SEED", kDefaultSeed);
   file["source"] = "generator " + family + ", shrunk counterexample of property seed " +
                    std::to_string(seed);
