@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 #include "generators/json_values.h"
@@ -107,14 +108,85 @@ PrefixTurn DrawPrefix(Prefix kind) {
   }
   // Native ids: none on a foreign turn; all for an ambiguous capsule; none for ID-less
   // identical calls; any mix for an unambiguous capsule.
-  const int mode = kind == Prefix::kOlderCapsule ? *Between<int>(0, 3) : 0;
+  const bool distinct_owned = kind == Prefix::kOlderCapsule || kind == Prefix::kBoundCapsule;
+  const int mode = distinct_owned ? *Between<int>(0, 3) : 0;
   for (std::size_t c = 0; c < n; ++c) {
     const bool has_id = kind == Prefix::kOlderAmbiguous ||
-                        (kind == Prefix::kOlderCapsule && (mode == 0 || (mode == 2 && c % 2 == 0)));
+                        (distinct_owned && (mode == 0 || (mode == 2 && c % 2 == 0)));
     p.native_ids.push_back(has_id ? Json("call_" + std::to_string(c + 1)) : Json(nullptr));
   }
   p.generic_order = DrawPermutation(n);
   p.renormalized = kind != Prefix::kForeignTurn && Chance(30);
+  p.generic_args = p.native_args;
+  // A change to one call with a native id (an ID-less older turn needs no match: ADR-226.13,
+  // and what a changed one means there is open, i_idless_generic_call_renamed).
+  if (distinct_owned && !p.native_ids[0].is_null() && Chance(50)) {
+    p.change = *rc::gen::element(ArgsChange::kMembersReordered, ArgsChange::kIntegerAsDouble,
+                                 ArgsChange::kFractionTruncated, ArgsChange::kMemberAdded,
+                                 ArgsChange::kListReversed, ArgsChange::kNumberAsText);
+    p.changed_call = 0;
+    Json& native = p.native_args[0];
+    Json& generic = p.generic_args[0];
+    switch (p.change) {
+      case ArgsChange::kNone: break;
+      case ArgsChange::kMembersReordered: {
+        native["first"] = 1;
+        Json reordered = Json::object();
+        for (auto it = native.rbegin(); it != native.rend(); ++it) reordered[it.key()] = *it;
+        generic = reordered;
+        break;
+      }
+      case ArgsChange::kIntegerAsDouble: {
+        // An integer where the double nearest to it is exact, or is not.
+        const Json integer = *rc::gen::element(
+            Json((std::int64_t{1} << 53) + 1), Json(std::int64_t{1} << 53),
+            Json(std::numeric_limits<std::int64_t>::max()),
+            Json(std::numeric_limits<std::int64_t>::min()),
+            Json(std::numeric_limits<std::uint64_t>::max()), Json(std::int64_t{12345}));
+        native["big"] = integer;
+        const double nearest = integer.is_number_unsigned()
+                                   ? static_cast<double>(integer.get<std::uint64_t>())
+                                   : static_cast<double>(integer.get<std::int64_t>());
+        generic = native;
+        generic["big"] = nearest;
+        // Exact when the double converts back to the same integer: below 2^63 for a signed
+        // integer (2^63 itself is out of its range), below 2^64 for an unsigned one.
+        p.change_keeps_value =
+            integer.is_number_unsigned()
+                ? nearest < 18446744073709551616.0 &&
+                      static_cast<std::uint64_t>(nearest) == integer.get<std::uint64_t>()
+                : nearest < 9223372036854775808.0 &&
+                      static_cast<std::int64_t>(nearest) == integer.get<std::int64_t>();
+        break;
+      }
+      case ArgsChange::kFractionTruncated:
+        native["ratio"] = 2.5;
+        generic = native;
+        generic["ratio"] = 2;
+        p.change_keeps_value = false;
+        break;
+      case ArgsChange::kMemberAdded:
+        generic = native;
+        generic["added"] = true;
+        p.change_keeps_value = false;
+        break;
+      case ArgsChange::kListReversed:
+        native["items"] = Json::array({1, "two", 3.5});
+        generic = native;
+        generic["items"] = Json::array({3.5, "two", 1});
+        p.change_keeps_value = false;
+        break;
+      case ArgsChange::kNumberAsText:
+        native["count"] = 7;
+        generic = native;
+        generic["count"] = "7";
+        p.change_keeps_value = false;
+        break;
+    }
+  }
+  if (p.renormalized) {
+    for (auto& args : p.generic_args) args = RenormalizeNumbers(args);
+  }
   p.result_order = DrawPermutation(n);
   p.results = DrawResults(n);
   // Which of identical ID-less results goes to which part is the implementation's choice
@@ -159,6 +231,7 @@ const char* PrefixName(Prefix prefix) {
   switch (prefix) {
     case Prefix::kNone: return "fresh";
     case Prefix::kForeignTurn: return "foreign turn";
+    case Prefix::kBoundCapsule: return "bound capsule";
     case Prefix::kOlderCapsule: return "older capsule";
     case Prefix::kOlderIdlessIdentical: return "ID-less identical older capsule";
     case Prefix::kOlderAmbiguous: return "ambiguous older capsule";
@@ -166,8 +239,28 @@ const char* PrefixName(Prefix prefix) {
   return "fresh";
 }
 
-bool Owned(Prefix prefix) {
+const char* ChangeName(ArgsChange change) {
+  switch (change) {
+    case ArgsChange::kNone: return "none";
+    case ArgsChange::kMembersReordered: return "members reordered";
+    case ArgsChange::kIntegerAsDouble: return "an integer held as the nearest double";
+    case ArgsChange::kFractionTruncated: return "a fraction truncated";
+    case ArgsChange::kMemberAdded: return "a member added";
+    case ArgsChange::kListReversed: return "a list reversed";
+    case ArgsChange::kNumberAsText: return "a number held as text";
+  }
+  return "none";
+}
+
+// Owned but without bindings: the older state ADR-226.11 to .13 speak of.
+bool Older(Prefix prefix) {
   return prefix == Prefix::kOlderCapsule || prefix == Prefix::kOlderIdlessIdentical ||
+         prefix == Prefix::kOlderAmbiguous;
+}
+
+bool Owned(Prefix prefix) {
+  return prefix == Prefix::kBoundCapsule || prefix == Prefix::kOlderCapsule ||
+         prefix == Prefix::kOlderIdlessIdentical ||
          prefix == Prefix::kOlderAmbiguous;
 }
 
@@ -214,8 +307,7 @@ Json PrefixTranscript(const ConversationScenario& s) {
   for (const std::size_t c : p.generic_order) {
     calls.push_back(Json{{"id", p.public_ids[c]},
                          {"name", p.names[c]},
-                         {"arguments", p.renormalized ? RenormalizeNumbers(p.native_args[c])
-                                                      : p.native_args[c]}});
+                         {"arguments", p.generic_args[c]}});
   }
   assistant["tool_calls"] = calls;
   if (Owned(s.prefix)) {
@@ -224,8 +316,16 @@ Json PrefixTranscript(const ConversationScenario& s) {
       native.push_back(CallPart(p.names[c], p.native_args[c], p.native_ids[c]));
     }
     native[0]["thoughtSignature"] = SignatureOf(0);
-    assistant["provider_state"] =
-        Json{{"gemini", Json{{"owner", "turn_0"}, {"native_parts", native}}}};
+    Json capsule = Json{{"owner", "turn_0"}, {"native_parts", native}};
+    if (s.prefix == Prefix::kBoundCapsule) {
+      Json bindings = Json::array();
+      for (std::size_t c = 0; c < p.names.size(); ++c) {
+        if (p.native_ids[c].is_null()) continue;
+        bindings.push_back(Json{{"tool_call_id", p.public_ids[c]}, {"native_id", p.native_ids[c]}});
+      }
+      capsule["tool_call_bindings"] = bindings;
+    }
+    assistant["provider_state"] = Json{{"gemini", capsule}};
   }
   transcript.push_back(assistant);
   for (const std::size_t c : p.result_order) {
@@ -298,13 +398,16 @@ rc::Gen<ConversationScenario> genConversationScenario() {
     ConversationScenario s;
     s.prefix = *rc::gen::weightedElement<Prefix>({{4, Prefix::kNone},
                                                   {1, Prefix::kForeignTurn},
+                                                  {2, Prefix::kBoundCapsule},
                                                   {2, Prefix::kOlderCapsule},
                                                   {1, Prefix::kOlderIdlessIdentical},
                                                   {1, Prefix::kOlderAmbiguous}});
     if (s.prefix != Prefix::kNone) s.prefix_turn = DrawPrefix(s.prefix);
     // Refused before the first request: nothing after it is reached.
+    const bool refused_at_once = s.prefix == Prefix::kOlderAmbiguous ||
+                                 !s.prefix_turn.change_keeps_value;
     const std::size_t turns =
-        s.prefix == Prefix::kOlderAmbiguous
+        refused_at_once
             ? 0
             : *Between<std::size_t>(s.prefix == Prefix::kNone ? 1 : 0, 4);
     for (std::size_t t = 0; t < turns; ++t) {
@@ -321,7 +424,7 @@ rc::Gen<ConversationScenario> genConversationScenario() {
       last.suspend = false;  // its actions never run
     }
     // The final exchange: none after a fault; never served after an ambiguous capsule.
-    const bool final_served = s.fault == IdFault::kNone && s.prefix != Prefix::kOlderAmbiguous;
+    const bool final_served = s.fault == IdFault::kNone && !refused_at_once;
     s.closing = final_served && !s.turns.empty() && Chance(30);
     s.final_user = Chance(30);
     if (final_served && Chance(20)) s.final_event_sizes = DrawEventSizes(1);
@@ -331,6 +434,9 @@ rc::Gen<ConversationScenario> genConversationScenario() {
 
 std::string ExpectedErrorCode(const ConversationScenario& s) {
   if (s.prefix == Prefix::kOlderAmbiguous) return "legacy.ambiguous";
+  if (!s.prefix_turn.change_keeps_value) {
+    return s.prefix == Prefix::kBoundCapsule ? "binding.call_mismatch" : "legacy.unmatched";
+  }
   switch (s.fault) {
     case IdFault::kNone: return "";
     case IdFault::kEmpty:
@@ -385,7 +491,17 @@ Json ConversationCase(const ConversationScenario& s, std::uint64_t seed, std::si
   if (error.empty() && s.closing) description += ", closing request";
   c["description"] = description + ".";
 
-  if (error == "legacy.ambiguous") {
+  if (error == "binding.call_mismatch" || error == "legacy.unmatched") {
+    c["clauses"] = error == "binding.call_mismatch" ? Json::array({"ADR-226.8", "ADR-226.7"})
+                                                   : Json::array({"ADR-226.11", "ADR-226.8"});
+    c["rationale"] =
+        "ADR-226: \"Treat integer/float pairs as the same numeric value only when their "
+        "conversion is exact and reversible; preserve strict separation from strings, booleans "
+        "and other scalar kinds. ... Apply that comparison recursively to decoded arguments for "
+        "captured and legacy associations.\" The carried turn's first call has generic arguments "
+        "that no longer equal its native part's (" + std::string(ChangeName(s.prefix_turn.change)) +
+        ").";
+  } else if (error == "legacy.ambiguous") {
     c["clauses"] = Json::array({"ADR-226.12", "ADR-226.11"});
     c["rationale"] =
         "ADR-226: \"Older capsules without bindings may recover only an unambiguous name/decoded "
@@ -408,10 +524,16 @@ Json ConversationCase(const ConversationScenario& s, std::uint64_t seed, std::si
     Json clauses = Json::array({"ADR-226.1", "ADR-226.3", "ADR-226.4", "ADR-224.1", "ADR-224.2",
                                 "ADR-224.8"});
     if (identical_groups) clauses.push_back("ADR-226.20");
-    if (normalize || s.prefix_turn.renormalized) clauses.push_back("ADR-226.8");
+    if (normalize || s.prefix_turn.renormalized || s.prefix_turn.change != ArgsChange::kNone) {
+      clauses.push_back("ADR-226.8");
+    }
+    if (s.prefix == Prefix::kBoundCapsule) {
+      clauses.push_back("ADR-226.2");
+      clauses.push_back("ADR-226.7");
+    }
     if (turns_with_ids > 1) clauses.push_back("ADR-226.9");
     if (s.prefix == Prefix::kOlderCapsule) clauses.push_back("ADR-226.11");
-    if (Owned(s.prefix)) clauses.push_back("ADR-226.13");
+    if (Older(s.prefix)) clauses.push_back("ADR-226.13");
     if (s.prefix == Prefix::kForeignTurn) {
       clauses.push_back("ADR-224.10");
       clauses.push_back("ADR-226.16");
@@ -426,7 +548,7 @@ Json ConversationCase(const ConversationScenario& s, std::uint64_t seed, std::si
   Json features = Json::array({"ids", "numbers", "results", "replay", "signatures"});
   if (parallel) features.push_back("parallel");
   if (error.empty() && s.closing) features.push_back("closing");
-  if (Owned(s.prefix)) features.push_back("legacy");
+  if (Older(s.prefix)) features.push_back("legacy");
   if (s.prefix == Prefix::kForeignTurn) features.push_back("foreign");
   if (suspend) features.push_back("persistence");
   if (streamed) features.push_back("streaming");
@@ -475,7 +597,7 @@ Json ConversationCase(const ConversationScenario& s, std::uint64_t seed, std::si
   c["exchanges"] = exchanges;
   if (error.empty()) {
     c["expect"] = Json{{"outcome", "accept"}, {"requests", exchanges.size()}};
-  } else if (error == "legacy.ambiguous") {
+  } else if (s.turns.empty()) {  // refused before the first request
     c["expect"] = Json{{"outcome", "refuse"}, {"error", error}, {"phase", "build"},
                        {"exchange", 1}, {"message", 1}};
   } else {

@@ -22,19 +22,37 @@ namespace gemini_oracle::generators {
 enum class Prefix {
   kNone,
   kForeignTurn,            // another provider's turn: generic calls only (ADR-224.10, 226.16)
+  kBoundCapsule,           // owned, with tool_call_bindings for its native ids (ADR-226.2, .7)
   kOlderCapsule,           // owned, no bindings, calls told apart by arguments (ADR-226.11)
   kOlderIdlessIdentical,   // owned, no bindings, identical calls without ids (ADR-226.13)
   kOlderAmbiguous,         // owned, no bindings, identical calls with ids (ADR-226.12)
 };
 
+/// What the application did to one call's generic arguments after the capsule captured them.
+/// Matching is recursive and kind-strict, int/float equal only when exact (ADR-226.8), member
+/// order free: some changes keep the value, the others make the call no longer match its part.
+enum class ArgsChange {
+  kNone,
+  kMembersReordered,      // keeps the value
+  kIntegerAsDouble,       // an integer member held as the nearest double: kept only when exact
+  kFractionTruncated,     // 2.5 -> 2
+  kMemberAdded,
+  kListReversed,
+  kNumberAsText,          // 7 -> "7"
+};
+
 /// The carried turn: its calls as the generic transcript and (owned kinds) the capsule hold them.
 struct PrefixTurn {
   std::vector<std::string> names;        // per native call
-  std::vector<Json> native_args;         // per native call (foreign: the generic arguments)
+  std::vector<Json> native_args;         // per native call, as the capsule holds them
+  std::vector<Json> generic_args;        // per native call, as the generic transcript holds them
   std::vector<Json> native_ids;          // per native call: a string, or null for none
   std::vector<std::string> public_ids;   // per native call
   std::vector<std::size_t> generic_order;  // the generic tool_calls list, as native indices
   bool renormalized = false;             // generic arguments hold integral floats as integers
+  ArgsChange change = ArgsChange::kNone;  // on the generic arguments of `changed_call`
+  std::size_t changed_call = 0;          // a call with a native id
+  bool change_keeps_value = true;        // the changed arguments still match (ADR-226.8)
   std::vector<std::size_t> result_order;  // tool messages, as native indices
   std::vector<ToolResult> results;        // per native call
 };
@@ -81,9 +99,11 @@ rc::Gen<CallTurn> genCallTurn(bool needs_user);
 rc::Gen<ConversationScenario> genConversationScenario();
 
 /// The expected refusal code ("" when the conversation must be accepted), from the
-/// construction alone: an ambiguous older capsule is refused as legacy.ambiguous before the
-/// first request (ADR-226.12); an empty or numeric id as native_id.malformed and a repeated one
-/// as native_id.duplicate when the answer is parsed (ADR-226.5).
+/// construction alone, before the first request: an ambiguous older capsule as
+/// legacy.ambiguous (ADR-226.12); a bound call whose arguments no longer match its part as
+/// binding.call_mismatch (ADR-226.7, .8), an older one as legacy.unmatched (ADR-226.11, .8);
+/// when the answer is parsed, an empty or numeric id as native_id.malformed and a repeated one
+/// as native_id.duplicate (ADR-226.5).
 std::string ExpectedErrorCode(const ConversationScenario& scenario);
 
 /// The case file (fixtures/case.schema.json), its `source` naming the generator, seed and index.

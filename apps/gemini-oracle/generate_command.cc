@@ -2,6 +2,7 @@
 // for the same seed, each named by its family, seed and index, its `source` naming them too, so
 // that any implementation can run them (`gemini-oracle run --fixtures DIR`).
 #include <fstream>
+#include <vector>
 #include <functional>
 #include <iostream>
 
@@ -77,6 +78,8 @@ int GenerateCommand(const GenerateArgs& args, std::ostream& out, std::ostream& e
       err << name << "cannot create " << folder.string() << ": " << ec.message() << "\n";
       return kExitBadInput;
     }
+    // One thread: RapidCheck's generators are not thread-safe, and creating the files (what
+    // dominates on a disk) does not go faster from several threads into one folder.
     for (std::size_t i = 0; i < args.count; ++i) {
       const Written written = family.draw(StreamOf(args.seed, i, f), args.seed, i);
       const std::filesystem::path file = folder / (written.stem + ".json");

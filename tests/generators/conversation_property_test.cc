@@ -88,7 +88,7 @@ TEST(ConversationProperty, BrokenWireIsFalsified) {
 TEST(ConversationGenerator, DrawsEveryRegion) {
   std::set<std::string> seen;
   const auto gen = genConversationScenario();
-  for (std::uint64_t i = 0; i < 600; ++i) {
+  for (std::uint64_t i = 0; i < 1500; ++i) {
     const ConversationScenario s = gen(rc::Random(i), 30).value();
     seen.insert("prefix " + std::to_string(static_cast<int>(s.prefix)));
     seen.insert("fault " + std::to_string(static_cast<int>(s.fault)));
@@ -96,6 +96,8 @@ TEST(ConversationGenerator, DrawsEveryRegion) {
     if (s.closing) seen.insert("closing");
     if (!s.final_event_sizes.empty()) seen.insert("final streamed");
     if (s.prefix_turn.renormalized) seen.insert("prefix renormalized");
+    seen.insert("change " + std::to_string(static_cast<int>(s.prefix_turn.change)) +
+                (s.prefix_turn.change_keeps_value ? " kept" : " refused"));
     for (const auto& r : s.prefix_turn.results) seen.insert("shape " + std::string(ShapeName(r.shape)));
     std::size_t with_ids = s.prefix == Prefix::kOlderCapsule ? 1 : 0;
     for (const CallTurn& t : s.turns) {
@@ -115,7 +117,10 @@ TEST(ConversationGenerator, DrawsEveryRegion) {
     if (with_ids > 1) seen.insert("recurring ids");
   }
   for (const std::string region :
-       {"prefix 0", "prefix 1", "prefix 2", "prefix 3", "prefix 4", "fault 0", "fault 1",
+       {"prefix 0", "prefix 1", "prefix 2", "prefix 3", "prefix 4", "prefix 5",
+        "change 0 kept", "change 1 kept", "change 2 kept", "change 2 refused",
+        "change 3 refused", "change 4 refused", "change 5 refused", "change 6 refused",
+        "expected binding.call_mismatch", "expected legacy.unmatched", "fault 0", "fault 1",
         "fault 2", "fault 3", "expected ", "expected legacy.ambiguous",
         "expected native_id.malformed", "expected native_id.duplicate", "closing",
         "final streamed", "prefix renormalized", "shape object", "shape list", "shape scalar",
