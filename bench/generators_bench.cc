@@ -122,7 +122,7 @@ int main(int argc, char** argv) {
         return generators::ConversationCase(s, 7, 0);
       },
       count, rounds);
-  std::cout << "draw + write in process: parallel_calls " << parallel_rate
+  std::cout << "drawn and written, in process (no HTTP): parallel_calls " << parallel_rate
             << " scenarios/s, conversation " << conversation_rate << " scenarios/s\n";
 
   std::filesystem::path out_dir = std::filesystem::temp_directory_path();
@@ -141,7 +141,10 @@ int main(int argc, char** argv) {
     args.family = family;
     std::ostringstream sink_out, sink_err;
     const auto start = Clock::now();
-    gemini_oracle::cli::GenerateCommand(args, sink_out, sink_err);
+    if (gemini_oracle::cli::GenerateCommand(args, sink_out, sink_err) != 0) {
+      std::cerr << sink_err.str();
+      return 2;
+    }
     const double whole = Seconds(Clock::now() - start);
     std::vector<std::pair<std::filesystem::path, std::string>> texts;
     for (const auto& entry : std::filesystem::directory_iterator(out / family)) {
@@ -170,7 +173,10 @@ int main(int argc, char** argv) {
     args.count = count;
     args.out = out;
     std::ostringstream sink_out, sink_err;
-    gemini_oracle::cli::GenerateCommand(args, sink_out, sink_err);
+    if (gemini_oracle::cli::GenerateCommand(args, sink_out, sink_err) != 0) {
+      std::cerr << sink_err.str();
+      return 2;
+    }
   }
   const auto loader = runner::CaseLoader::FromSourceRoot(root);
   const auto generated = runner::CheckCorpus(out, loader);
@@ -181,22 +187,24 @@ int main(int argc, char** argv) {
     const RunFigures g = RunBatch(generated.cases, loader.registry(), jobs, rounds);
     const RunFigures c = RunBatch(corpus.cases, loader.registry(), jobs, rounds);
     const double g_rate = g.cases / g.seconds, c_rate = c.cases / c.seconds;
-    std::cout << "jobs " << jobs << ": generated " << g.cases << " cases (" << g.passed
-              << " passed) " << g_rate << " cases/s, " << g.exchanges / g.seconds
+    const double g_exchanges = g.exchanges / g.seconds, c_exchanges = c.exchanges / c.seconds;
+    std::cout << "judged through HTTP, one batch, jobs " << jobs << ": generated " << g.cases
+              << " cases (" << g.passed << " passed) " << g_rate << " cases/s, " << g_exchanges
               << " exchanges/s; corpus " << c.cases << " cases " << c_rate << " cases/s, "
-              << c.exchanges / c.seconds << " exchanges/s; ratio " << std::setprecision(2)
-              << g_rate / c_rate << " (target >= 0.5)\n"
+              << c_exchanges << " exchanges/s; ratio " << std::setprecision(2)
+              << g_rate / c_rate << " per case, " << g_exchanges / c_exchanges
+              << " per exchange (target >= 0.5)\n"
               << std::setprecision(0);
   }
 
   // One at a time, as the properties run them.
   {
-    const std::size_t n = std::min<std::size_t>(count, 200);
+    const std::size_t n = std::min<std::size_t>(generated.cases.size(), 200);
     const auto start = Clock::now();
     for (std::size_t i = 0; i < n; ++i) {
       RunBatch(std::vector<runner::Case>{generated.cases[i]}, loader.registry(), 1, 1);
     }
-    std::cout << "one scenario per run (the properties' way): "
+    std::cout << "judged through HTTP, one scenario per run (the properties' way): "
               << n / Seconds(Clock::now() - start) << " scenarios/s\n";
   }
   return 0;

@@ -1,5 +1,7 @@
 #include "generators/case_writing.h"
 
+#include <algorithm>
+
 namespace gemini_oracle::generators {
 
 Json WholeAnswer(Json parts) {
@@ -11,7 +13,8 @@ Json WholeAnswer(Json parts) {
                             {"modelVersion", kGeneratedModel}}}};
 }
 
-Json StreamedAnswer(const Json& parts, const std::vector<std::size_t>& event_sizes) {
+Json StreamedAnswer(const Json& parts, const std::vector<std::size_t>& event_sizes,
+                    const std::vector<std::size_t>& cut_permille) {
   Json events = Json::array();
   std::size_t next = 0;
   for (std::size_t e = 0; e < event_sizes.size(); ++e) {
@@ -24,7 +27,29 @@ Json StreamedAnswer(const Json& parts, const std::vector<std::size_t>& event_siz
     events.push_back(Json{{"candidates", Json::array({candidate})},
                           {"modelVersion", kGeneratedModel}});
   }
-  return Json{{"stream", Json{{"events", events}}}};
+  Json stream = Json{{"events", events}};
+  if (!cut_permille.empty()) {
+    // The stream's bytes as the capture server serves them (INTERPRETING §5.3): "data: ",
+    // the compact event, CRLF CRLF.
+    std::size_t length = 0;
+    for (const Json& event : events) length += 6 + DumpJson(event).size() + 4;
+    std::vector<std::size_t> offsets;
+    for (const std::size_t permille : cut_permille) {
+      offsets.push_back(std::clamp<std::size_t>(length * permille / 1000, 1, length - 1));
+    }
+    std::sort(offsets.begin(), offsets.end());
+    offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
+    stream["split_at"] = offsets;
+  }
+  return Json{{"stream", stream}};
+}
+
+std::string NativeIdRationale(const std::string& code, const std::string& what) {
+  return code == "native_id.duplicate"
+             ? "ADR-226: \"Malformed or duplicate native IDs in the tool parser or a correlated "
+               "replay turn are refused with an existing typed provider exception.\" " + what
+             : "ADR-226: \"a present ID on an accepted named call must be a nonempty string\". " +
+                   what;
 }
 
 std::string ToolName(std::size_t group) { return "tool_" + std::to_string(group); }

@@ -17,8 +17,15 @@ inline constexpr const char* kGeneratedModel = "gemini-3-pro-preview";
 Json WholeAnswer(Json parts);
 
 /// A streamed answer: the parts divided into events of `event_sizes` parts each (their sum is
-/// the number of parts), the last event carrying finishReason STOP.
-Json StreamedAnswer(const Json& parts, const std::vector<std::size_t>& event_sizes);
+/// the number of parts), the last event carrying finishReason STOP. `cut_permille` cuts the
+/// stream's bytes into HTTP chunks (`split_at`) at those thousandths of its length, anywhere,
+/// inside an event or between two; none: one chunk per event.
+Json StreamedAnswer(const Json& parts, const std::vector<std::size_t>& event_sizes,
+                    const std::vector<std::size_t>& cut_permille = {});
+
+/// The rationale of a refused native id (fixtures/INTERPRETING.md §3.1): the ADR sentence that
+/// demands the refusal of `code` (native_id.duplicate or native_id.malformed), then `what`.
+std::string NativeIdRationale(const std::string& code, const std::string& what);
 
 /// `options` declaring the functions tool_0 .. tool_{count-1}.
 Json ToolOptions(std::size_t count);

@@ -1,15 +1,15 @@
 #pragma once
 // Multi-turn conversations (ADR-224, ADR-226): turns of parallel calls whose native ids recur
 // from turn to turn, generic call lists reordered and their numbers renormalized, results of
-// every shape appended in any order, suspension and resume, answers streamed at generated
-// points, closing requests, and carried state to start from: a foreign turn, an older capsule
-// without bindings (unambiguous, ID-less identical, or ambiguous). Each scenario knows, from how
-// it was built, what the conversation must do.
+// every shape appended in any order, suspension and resume, answers streamed in drawn events and
+// cut into HTTP chunks at drawn bytes, closing requests, and carried state to start from: a
+// foreign turn, a bound capsule, or an older capsule without bindings (unambiguous, ID-less
+// identical, or ambiguous) whose generic arguments the application may have changed. Each
+// scenario knows, from how it was built, what the conversation must do.
 
 #include <rapidcheck.h>
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +17,10 @@
 #include "reference_impl/json.h"
 
 namespace gemini_oracle::generators {
+
+/// The family's version, named in each case's `source`: it changes whenever the same seed
+/// would draw other cases, so "seed S, index i" always names one case.
+inline constexpr int kConversationVersion = 2;
 
 /// The carried turn a conversation starts from.
 enum class Prefix {
@@ -28,31 +32,37 @@ enum class Prefix {
   kOlderAmbiguous,         // owned, no bindings, identical calls with ids (ADR-226.12)
 };
 
-/// What the application did to one call's generic arguments after the capsule captured them.
-/// Matching is recursive and kind-strict, int/float equal only when exact (ADR-226.8), member
-/// order free: some changes keep the value, the others make the call no longer match its part.
+/// What the application did to one call's generic name or arguments after the capsule captured
+/// them. Matching compares names and decoded arguments recursively, kind-strict, int/float
+/// equal only when exact, member order free (ADR-226.7, .8, .11): some changes keep the match,
+/// the others break it.
 enum class ArgsChange {
   kNone,
-  kMembersReordered,      // keeps the value
+  kMembersReordered,      // keeps the match
   kIntegerAsDouble,       // an integer member held as the nearest double: kept only when exact
   kFractionTruncated,     // 2.5 -> 2
   kMemberAdded,
+  kMemberRemoved,
   kListReversed,
   kNumberAsText,          // 7 -> "7"
+  kNameChanged,           // the generic call names another declared function
 };
+
+/// Whether a change is to the numbers' values (ADR-226.8) rather than to the structure.
+bool IsNumericChange(ArgsChange change);
 
 /// The carried turn: its calls as the generic transcript and (owned kinds) the capsule hold them.
 struct PrefixTurn {
-  std::vector<std::string> names;        // per native call
-  std::vector<Json> native_args;         // per native call, as the capsule holds them
-  std::vector<Json> generic_args;        // per native call, as the generic transcript holds them
-  std::vector<Json> native_ids;          // per native call: a string, or null for none
-  std::vector<std::string> public_ids;   // per native call
+  std::vector<std::string> names;         // per native call, as the capsule holds them
+  std::vector<std::string> generic_names;  // per native call, as the generic transcript does
+  std::vector<Json> native_args;          // per native call, as the capsule holds them
+  std::vector<Json> generic_args;         // per native call, as the generic transcript does
+  std::vector<Json> native_ids;           // per native call: a string, or null for none
+  std::vector<std::string> public_ids;    // per native call
   std::vector<std::size_t> generic_order;  // the generic tool_calls list, as native indices
-  bool renormalized = false;             // generic arguments hold integral floats as integers
-  ArgsChange change = ArgsChange::kNone;  // on the generic arguments of `changed_call`
-  std::size_t changed_call = 0;          // a call with a native id
-  bool change_keeps_value = true;        // the changed arguments still match (ADR-226.8)
+  bool renormalized = false;  // generic arguments went through model::NormalizeNumbers
+  ArgsChange change = ArgsChange::kNone;  // on call 0, which then has a native id
+  bool change_keeps_match = true;         // the changed call still matches its part
   std::vector<std::size_t> result_order;  // tool messages, as native indices
   std::vector<ToolResult> results;        // per native call
 };
@@ -64,10 +74,12 @@ enum class TurnIds { kPresent, kAbsent, kMixed };
 struct CallTurn {
   bool user = true;                // a user message precedes the request
   bool signed_text = false;        // a signed text part precedes the calls
+  bool thought = false;            // ... marked as a thought
   std::vector<std::size_t> group_of;  // per call: its group (same name and arguments)
-  std::vector<Json> args_of_group;    // per group: an object
+  std::vector<Json> args_of_group;    // per group: an object, up to six levels deep
   TurnIds ids = TurnIds::kPresent;
-  std::vector<std::size_t> event_sizes;  // streamed: parts per event; empty: sent whole
+  std::vector<std::size_t> event_sizes;   // streamed: parts per event; empty: sent whole
+  std::vector<std::size_t> cut_permille;  // streamed: HTTP chunk cuts (StreamedAnswer)
   bool normalize = false;
   std::vector<std::size_t> call_order;  // a permutation of the calls; empty: kept
   bool suspend = false;
@@ -76,18 +88,21 @@ struct CallTurn {
 
   /// The native id of call c (null when it has none), before any fault.
   Json NativeId(std::size_t c) const;
+  bool Streamed() const { return !event_sizes.empty(); }
 };
 
 /// A fault in the last answer's native ids, refused when it is parsed (ADR-226.5).
-enum class IdFault { kNone, kEmpty, kNumber, kDuplicate };
+enum class IdFault { kNone, kEmpty, kNotString, kDuplicate };
 
 struct ConversationScenario {
   Prefix prefix = Prefix::kNone;
   PrefixTurn prefix_turn;
   std::vector<CallTurn> turns;
   IdFault fault = IdFault::kNone;  // on the last turn's answer; nothing follows it
+  Json bad_id;                     // kNotString: the id (a number, boolean, object or list)
   bool closing = false;            // the final request disables tools
   std::vector<std::size_t> final_event_sizes;  // the final text answer streamed; empty: whole
+  std::vector<std::size_t> final_cut_permille;
   bool final_user = false;         // a user message precedes the final request
 };
 
@@ -100,10 +115,10 @@ rc::Gen<ConversationScenario> genConversationScenario();
 
 /// The expected refusal code ("" when the conversation must be accepted), from the
 /// construction alone, before the first request: an ambiguous older capsule as
-/// legacy.ambiguous (ADR-226.12); a bound call whose arguments no longer match its part as
+/// legacy.ambiguous (ADR-226.12); a bound call that no longer matches its part as
 /// binding.call_mismatch (ADR-226.7, .8), an older one as legacy.unmatched (ADR-226.11, .8);
-/// when the answer is parsed, an empty or numeric id as native_id.malformed and a repeated one
-/// as native_id.duplicate (ADR-226.5).
+/// when the answer is parsed, an empty id or one that is not a string as native_id.malformed
+/// and a repeated one as native_id.duplicate (ADR-226.5).
 std::string ExpectedErrorCode(const ConversationScenario& scenario);
 
 /// The case file (fixtures/case.schema.json), its `source` naming the generator, seed and index.
@@ -117,8 +132,7 @@ std::string ConversationStem(const ConversationScenario& scenario, std::uint64_t
 /// per call with its native id, the first part signed with SignatureOf(signature_turn).
 Json AnswerParts(const CallTurn& turn, std::size_t signature_turn);
 
-/// Integral floats rewritten as integers where a 64-bit integer holds them exactly (1.0 -> 1,
-/// -0.0 -> 0, 2^63 -> 9223372036854775808), recursively: the same value under ADR-226.8.
-Json RenormalizeNumbers(const Json& value);
+/// The answer of a turn, whole or streamed as the turn says.
+Json TurnAnswer(const CallTurn& turn, std::size_t signature_turn);
 
 }  // namespace gemini_oracle::generators

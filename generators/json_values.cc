@@ -1,5 +1,7 @@
 #include "generators/json_values.h"
 
+#include "generators/drawing.h"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -31,9 +33,30 @@ const std::vector<Json>& NumericEdges() {
   return edges;
 }
 
+const std::vector<Json>& EdgeNeighbours() {
+  static const std::vector<Json> neighbours = [] {
+    std::vector<Json> out;
+    out.emplace_back(std::numeric_limits<std::int64_t>::max() - 1);
+    out.emplace_back(std::numeric_limits<std::int64_t>::min() + 1);
+    out.emplace_back(std::numeric_limits<std::uint64_t>::max() - 1);
+    out.emplace_back(std::uint64_t{1} << 63);                      // 2^63 as an integer
+    out.emplace_back(std::nextafter(9223372036854775808.0, 0.0));   // the double below 2^63
+    out.emplace_back(std::nextafter(18446744073709551616.0, 0.0));  // the double below 2^64
+    out.emplace_back(-9223372036854775808.0);                       // -2^63 as a float
+    out.emplace_back(std::nextafter(-9223372036854775808.0, 0.0));
+    out.emplace_back(std::nextafter(1e308, 0.0));
+    out.emplace_back(1e-323);  // the subnormal above 5e-324
+    out.emplace_back(std::nextafter(1.0, 2.0));
+    out.emplace_back(std::nextafter(-3.0, 0.0));
+    return out;
+  }();
+  return neighbours;
+}
+
 rc::Gen<Json> genNumber() {
   return rc::gen::oneOf(
       rc::gen::elementOf(NumericEdges()),
+      rc::gen::elementOf(EdgeNeighbours()),
       rc::gen::map(rc::gen::inRange<std::int64_t>(-1000, 1000), [](std::int64_t n) { return Json(n); }),
       // An integral float near an edge, and the integer next to it.
       rc::gen::map(rc::gen::inRange<int>(-4, 5), [](int d) { return Json(9007199254740992.0 + d); }),
@@ -81,17 +104,26 @@ rc::Gen<Json> genScalar() {
 
 }  // namespace
 
+rc::Gen<Json> genList(int depth) {
+  const auto as_list = [](const std::vector<Json>& items) {
+    Json list = Json::array();
+    for (const auto& item : items) list.push_back(item);
+    return list;
+  };
+  const auto item = rc::gen::lazy([depth] { return genJsonValue(depth - 1); });
+  return rc::gen::oneOf(
+      // Short lists of any values, empty ones included.
+      rc::gen::map(rc::gen::resize(4, rc::gen::container<std::vector<Json>>(item)), as_list),
+      // Lists of 11 to 14 scalars: their indices as keys ("10" before "2") order otherwise.
+      rc::gen::mapcat(Between<std::size_t>(11, 15), [as_list](std::size_t n) {
+        return rc::gen::map(rc::gen::container<std::vector<Json>>(n, genScalar()), as_list);
+      }));
+}
+
 rc::Gen<Json> genJsonValue(int depth) {
   if (depth <= 0) return genScalar();
-  return rc::gen::oneOf(
-      genScalar(), genScalar(), genNumericKeyMap(), genObject(depth - 1),
-      rc::gen::map(rc::gen::resize(4, rc::gen::container<std::vector<Json>>(rc::gen::lazy(
-                                          [depth] { return genJsonValue(depth - 1); }))),
-                   [](const std::vector<Json>& items) {
-                     Json list = Json::array();
-                     for (const auto& item : items) list.push_back(item);
-                     return list;
-                   }));
+  return rc::gen::oneOf(genScalar(), genScalar(), genNumericKeyMap(), genObject(depth - 1),
+                        genList(depth));
 }
 
 rc::Gen<Json> genObject(int depth) {

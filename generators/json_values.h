@@ -15,7 +15,11 @@ namespace gemini_oracle::generators {
 /// RapidCheck's arbitrary<double> never yields -0.0, so the edges are listed, not drawn.
 const std::vector<Json>& NumericEdges();
 
-/// One of NumericEdges(), or an integer or a double near one.
+/// The nearest neighbours of the edges: 2^63-2, -2^63+1, 2^64-2, 2^63 as an integer, the
+/// doubles just below 2^63, 2^64, -2^63 and 1e308, 1e-323, the double after 1.0, ...
+const std::vector<Json>& EdgeNeighbours();
+
+/// One of NumericEdges() or EdgeNeighbours(), or an integer or a double near 2^53 or small.
 rc::Gen<Json> genNumber();
 
 /// An object whose keys are list indices: "0".."n-1" (n up to 12, so that key order and
@@ -26,6 +30,10 @@ rc::Gen<Json> genNumericKeyMap();
 /// genNumber(), strings, booleans, null), lists and objects, empty ones and numeric-key maps
 /// included.
 rc::Gen<Json> genJsonValue(int depth);
+
+/// A list of up to `depth` levels: short (0 to 4 values of any kind) or long (11 to 14
+/// scalars, so that index keys sort otherwise than the indices).
+rc::Gen<Json> genList(int depth);
 
 /// An object (a Struct root: functionCall.args, an object tool result) of up to `depth` levels.
 rc::Gen<Json> genObject(int depth);

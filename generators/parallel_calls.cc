@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "generators/case_writing.h"
+#include "generators/drawing.h"
 #include "generators/json_values.h"
 
 namespace gemini_oracle::generators {
@@ -16,18 +17,22 @@ const char* ModeName(IdMode mode) {
     case IdMode::kMixed: return "mixed";
     case IdMode::kDuplicated: return "duplicated";
     case IdMode::kEmpty: return "empty";
+    case IdMode::kNotString: return "not a string";
   }
   return "present";
 }
 
 // The native id of call c, or null for none.
 Json NativeId(const ParallelCallsScenario& s, std::size_t c) {
+  const bool last = c + 1 == s.group_of.size();
+  const Json usual = Json("call_" + std::to_string(c + 1));
   switch (s.ids) {
-    case IdMode::kPresent: return Json("call_" + std::to_string(c + 1));
+    case IdMode::kPresent: return usual;
     case IdMode::kAbsent: return nullptr;
-    case IdMode::kMixed: return c % 2 == 0 ? Json("call_" + std::to_string(c + 1)) : Json(nullptr);
-    case IdMode::kDuplicated: return Json(c < 2 ? std::string("call_dup") : "call_" + std::to_string(c + 1));
-    case IdMode::kEmpty: return Json(c == s.group_of.size() - 1 ? std::string() : "call_" + std::to_string(c + 1));
+    case IdMode::kMixed: return c % 2 == 0 ? usual : Json(nullptr);
+    case IdMode::kDuplicated: return c < 2 ? Json("call_dup") : usual;
+    case IdMode::kEmpty: return last ? Json("") : usual;
+    case IdMode::kNotString: return last ? s.not_string_id : usual;
   }
   return nullptr;
 }
@@ -35,60 +40,44 @@ Json NativeId(const ParallelCallsScenario& s, std::size_t c) {
 }  // namespace
 
 rc::Gen<ParallelCallsScenario> genParallelCallsScenario() {
-  return rc::gen::mapcat(
-      // The whole range at any size: RapidCheck scales inRange by the size it draws at.
-      rc::gen::resize(rc::kNominalSize,
-                      rc::gen::pair(rc::gen::inRange<int>(1, 6), rc::gen::inRange<int>(1, 4))),
-      [](const auto& nk) {
-        const int n = nk.first;
-        const int k = std::min(nk.first, nk.second);
-        return rc::gen::map(
-            rc::gen::tuple(
-                rc::gen::container<std::vector<int>>(static_cast<std::size_t>(n),
-                                                     rc::gen::inRange<int>(0, k)),
-                rc::gen::container<std::vector<Json>>(static_cast<std::size_t>(k), genObject(3)),
-                rc::gen::elementOf(std::vector<IdMode>{IdMode::kPresent, IdMode::kAbsent,
-                                                       IdMode::kMixed, IdMode::kDuplicated,
-                                                       IdMode::kEmpty}),
-                rc::gen::container<std::vector<Json>>(static_cast<std::size_t>(n), genObject(2)),
-                rc::gen::container<std::vector<int>>(static_cast<std::size_t>(n),
-                                                     rc::gen::arbitrary<int>())),
-            [n](const auto& drawn) {
-              ParallelCallsScenario s;
-              s.group_of = std::get<0>(drawn);
-              s.args_of_group = std::get<1>(drawn);
-              s.ids = std::get<2>(drawn);
-              // A duplicated id needs two calls.
-              if (s.ids == IdMode::kDuplicated && n < 2) s.ids = IdMode::kPresent;
-              s.results = std::get<3>(drawn);
-              for (std::size_t c = 0; c < s.results.size(); ++c) s.results[c]["call"] = c;
-              // Which result of identical calls without ids goes to which part is the
-              // implementation's choice (i_identical_idless_calls_results_reversed), so such
-              // calls return the same result.
-              for (std::size_t c = 0; c < s.results.size(); ++c) {
-                if (!NativeId(s, c).is_null()) continue;
-                for (std::size_t first = 0; first < c; ++first) {
-                  if (s.group_of[first] == s.group_of[c] && NativeId(s, first).is_null()) {
-                    s.results[c] = s.results[first];
-                    break;
-                  }
-                }
-              }
-              // The answer order: the calls sorted by a drawn key (a permutation).
-              const auto& keys = std::get<4>(drawn);
-              s.answer_order.resize(static_cast<std::size_t>(n));
-              std::iota(s.answer_order.begin(), s.answer_order.end(), 0);
-              std::stable_sort(s.answer_order.begin(), s.answer_order.end(),
-                               [&keys](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
-              return s;
-            });
-      });
+  return rc::gen::exec([] {
+    ParallelCallsScenario s;
+    const std::size_t n = *Between<std::size_t>(1, 6);
+    const std::size_t k = std::min(n, *Between<std::size_t>(1, 4));
+    s.group_of = *rc::gen::container<std::vector<int>>(n, Between<int>(0, static_cast<int>(k)));
+    // Arguments mostly shallow, some six levels deep.
+    for (std::size_t g = 0; g < k; ++g) {
+      s.args_of_group.push_back(*genObject(DrawChance(15) ? 5 : *Between<int>(1, 4)));
+    }
+    s.ids = *rc::gen::element(IdMode::kPresent, IdMode::kAbsent, IdMode::kMixed,
+                              IdMode::kDuplicated, IdMode::kEmpty, IdMode::kNotString);
+    // A duplicated id needs two calls.
+    if (s.ids == IdMode::kDuplicated && n < 2) s.ids = IdMode::kPresent;
+    if (s.ids == IdMode::kNotString) {
+      s.not_string_id = *rc::gen::element(Json(7), Json(true), Json{{"v", 1}},
+                                          Json::array({"call_1"}), Json(1.5));
+    }
+    for (std::size_t c = 0; c < n; ++c) {
+      Json result = *genObject(2);
+      result["call"] = c;  // told apart, so that a misassociated answer shows
+      s.results.push_back(result);
+    }
+    std::vector<std::size_t> groups(s.group_of.begin(), s.group_of.end());
+    std::vector<bool> has_id;
+    for (std::size_t c = 0; c < n; ++c) has_id.push_back(!NativeId(s, c).is_null());
+    ShareResultsOfIdenticalIdlessCalls(groups, has_id, s.results);
+    s.answer_order = DrawPermutation(n);
+    return s;
+  });
 }
 
 std::string ExpectedErrorCode(const ParallelCallsScenario& s) {
-  if (s.ids == IdMode::kDuplicated) return "native_id.duplicate";
-  if (s.ids == IdMode::kEmpty) return "native_id.malformed";
-  return "";
+  switch (s.ids) {
+    case IdMode::kDuplicated: return "native_id.duplicate";
+    case IdMode::kEmpty:
+    case IdMode::kNotString: return "native_id.malformed";
+    default: return "";
+  }
 }
 
 std::string ParallelCallsStem(const ParallelCallsScenario& s, std::uint64_t seed,
@@ -100,25 +89,35 @@ std::string ParallelCallsStem(const ParallelCallsScenario& s, std::uint64_t seed
 Json ParallelCallsCase(const ParallelCallsScenario& s, std::uint64_t seed, std::size_t index) {
   const std::size_t n = s.group_of.size();
   const std::string error = ExpectedErrorCode(s);
+  bool identical = false, with_id = false, idless = false;
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = a + 1; b < n; ++b) identical |= s.group_of[a] == s.group_of[b];
+    (NativeId(s, a).is_null() ? idless : with_id) = true;
+  }
   Json c = Json::object();
   c["description"] = "Generated: " + std::to_string(n) + " parallel calls in " +
                      std::to_string(s.args_of_group.size()) + " groups, native ids " +
                      ModeName(s.ids) + ", answered in a drawn order.";
   if (error.empty()) {
-    c["clauses"] = Json::array({"ADR-226.20", "ADR-226.3", "ADR-226.4", "ADR-224.1"});
+    // The most specific clause first: outcome findings are reported under it.
+    Json clauses = Json::array();
+    if (identical) clauses.push_back("ADR-226.20");
+    if (with_id) clauses.push_back("ADR-226.3");
+    if (idless) clauses.push_back("ADR-226.4");
+    clauses.push_back("ADR-224.1");
+    clauses.push_back("ADR-224.2");
+    c["clauses"] = clauses;
   } else {
     c["clauses"] = Json::array({"ADR-226.5"});
-    c["rationale"] =
-        error == "native_id.duplicate"
-            ? "ADR-226: \"Malformed or duplicate native IDs in the tool parser or a correlated "
-              "replay turn are refused with an existing typed provider exception.\" Two calls of "
-              "the generated response share one native id."
-            : "ADR-226: \"a present ID on an accepted named call must be a nonempty string\". "
-              "The generated response's last call carries an empty id.";
+    c["rationale"] = NativeIdRationale(
+        error, error == "native_id.duplicate"
+                   ? "Two calls of the generated response share one native id."
+                   : "The generated response's last call carries an id that is empty or not a "
+                     "string.");
   }
   c["features"] = Json::array({"parallel", "ids", "numbers", "results"});
-  c["source"] = "generator parallel_calls, seed " + std::to_string(seed) + ", index " +
-                std::to_string(index);
+  c["source"] = "generator parallel_calls " + std::to_string(kParallelCallsVersion) + ", seed " +
+                std::to_string(seed) + ", index " + std::to_string(index);
   c["options"] = ToolOptions(s.args_of_group.size());
   Json parts = Json::array();
   for (std::size_t call = 0; call < n; ++call) {

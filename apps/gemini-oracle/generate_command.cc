@@ -76,7 +76,18 @@ int GenerateCommand(const GenerateArgs& args, std::ostream& out, std::ostream& e
     std::filesystem::create_directories(folder, ec);
     if (ec) {
       err << name << "cannot create " << folder.string() << ": " << ec.message() << "\n";
-      return kExitBadInput;
+      return kExitHarness;
+    }
+    // Files this family wrote before (another seed or a larger count) would otherwise run
+    // with the new set; nothing else in the folder is touched.
+    const std::string prefix_y = std::string("y_") + family.name + "_s";
+    const std::string prefix_n = std::string("n_") + family.name + "_s";
+    for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+      const std::string file = entry.path().filename().string();
+      if ((file.rfind(prefix_y, 0) == 0 || file.rfind(prefix_n, 0) == 0) &&
+          entry.path().extension() == ".json") {
+        std::filesystem::remove(entry.path(), ec);
+      }
     }
     // One thread: RapidCheck's generators are not thread-safe, and creating the files (what
     // dominates on a disk) does not go faster from several threads into one folder.
@@ -87,7 +98,7 @@ int GenerateCommand(const GenerateArgs& args, std::ostream& out, std::ostream& e
       stream << written.file.dump(2) << "\n";
       if (!stream) {
         err << name << "cannot write " << file.string() << "\n";
-        return kExitBadInput;
+        return kExitHarness;
       }
     }
     out << name << args.count << " " << family.name << " cases, seed " << args.seed << ", in "

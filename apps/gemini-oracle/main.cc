@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
   auto* generate_cmd = app.add_subcommand(
       "generate", "Write generated scenarios as case files (the same seed, the same bytes)");
   generate_cmd->add_option("--seed", generate.seed, "Seed of the whole set")->capture_default_str();
-  generate_cmd->add_option("--count", generate.count, "How many cases")
+  generate_cmd->add_option("--count", generate.count, "How many cases of each family")
       ->check(AtLeastOne)
       ->capture_default_str();
   generate_cmd->add_option("--out", generate.out, "Folder to write them into")->required();

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <random>
 
+#include "oracles/model/normalize_numbers.h"
 #include "reference_impl/approvals.h"
 #include "reference_impl/fault.h"
 #include "reference_impl/http_client.h"
@@ -114,7 +115,7 @@ void ApplyActions(const Actions& actions, const std::vector<ParsedCall>& parsed,
   const std::size_t turn_index = transcript.messages.size() - 1;
   ref::Message& turn = transcript.messages.back();
   if (actions.normalize_numbers) {
-    for (auto& call : turn.tool_calls) call.arguments = NormalizeNumbers(call.arguments);
+    for (auto& call : turn.tool_calls) call.arguments = model::NormalizeNumbers(call.arguments);
   }
   if (actions.call_order) {
     const auto indices = Order(*actions.call_order, turn.tool_calls.size());
@@ -192,28 +193,6 @@ void ApplyActions(const Actions& actions, const std::vector<ParsedCall>& parsed,
 
 }  // namespace
 
-Json NormalizeNumbers(const Json& value) {
-  if (value.is_number_float()) {
-    const double d = value.get<double>();
-    // Every integral float an int64 holds exactly (INTERPRETING §5.4); -0.0 becomes 0.
-    if (std::isfinite(d) && std::trunc(d) == d && d >= -9223372036854775808.0 &&
-        d < 9223372036854775808.0) {
-      return Json(static_cast<std::int64_t>(d));
-    }
-    return value;
-  }
-  if (value.is_object()) {
-    Json out = Json::object();
-    for (auto it = value.begin(); it != value.end(); ++it) out[it.key()] = NormalizeNumbers(*it);
-    return out;
-  }
-  if (value.is_array()) {
-    Json out = Json::array();
-    for (const auto& v : value) out.push_back(NormalizeNumbers(v));
-    return out;
-  }
-  return value;
-}
 
 void ReferenceDriver::Cancel() {
   std::lock_guard lock(client_mutex_);

@@ -58,8 +58,4 @@ class ReferenceDriver : public Driver {
   std::unique_ptr<ref::GeminiHttpClient> client_;
 };
 
-/// ADR-226 context: what frameworks and databases do to generic arguments (1.0 -> 1,
-/// -0.0 -> 0), recursively. Exposed for tests and for foreign drivers' documentation.
-Json NormalizeNumbers(const Json& value);
-
 }  // namespace gemini_oracle::runner

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "generators/conversation.h"
+#include "oracles/model/normalize_numbers.h"
 #include "tests/generators/generated_case.h"
 #include "tests/property_support.h"
 
@@ -16,28 +17,16 @@ namespace {
 
 using gemini_oracle::testing::CheckProperty;
 using gemini_oracle::testing::EnvNumber;
-using gemini_oracle::testing::GeneratedRun;
 using gemini_oracle::testing::kDefaultSeed;
-using gemini_oracle::testing::KeepCounterexample;
-using gemini_oracle::testing::RunGeneratedCase;
 
 void PassesWithPredictedOutcome(runner::ReferenceDriver::RequestHook hook, bool keep = true) {
   const auto scenario = *genConversationScenario();
   const std::string expected = ExpectedErrorCode(scenario);
   RC_TAG(expected.empty() ? "accept" : expected);
   const std::uint64_t seed = EnvNumber("GEMINI_ORACLE_PROPERTY_SEED", kDefaultSeed);
-  const std::string stem = ConversationStem(scenario, seed, 0);
-  const Json file = ConversationCase(scenario, seed, 0);
-  const GeneratedRun run = RunGeneratedCase("conversation", stem, file, hook);
-  if (!run.problems.empty()) RC_FAIL("the generated case fails check:\n" + run.problems);
-  const auto& r = run.result;
-  const bool passed = r.is_object() && r["verdict"] == "pass" &&
-                      r["expected"] == (expected.empty() ? "accept" : "refuse");
-  if (!passed) {
-    const std::string kept =
-        keep ? "\nkept as " + KeepCounterexample("conversation", stem, file).string() : "";
-    RC_FAIL(r.dump(2) + kept);
-  }
+  gemini_oracle::testing::PassesWithPredictedOutcome(
+      "conversation", ConversationStem(scenario, seed, 0), ConversationCase(scenario, seed, 0),
+      expected, std::move(hook), keep);
 }
 
 TEST(ConversationProperty, ReferencePassesEveryGeneratedConversation) {
@@ -65,7 +54,8 @@ TEST(ConversationProperty, BrokenWireIsFalsified) {
           for (auto& content : request["contents"]) {
             for (auto& part : content["parts"]) {
               if (part.contains("functionCall") && part["functionCall"].contains("args")) {
-                part["functionCall"]["args"] = RenormalizeNumbers(part["functionCall"]["args"]);
+                part["functionCall"]["args"] =
+                    model::NormalizeNumbers(part["functionCall"]["args"]);
               }
             }
           }
@@ -84,6 +74,16 @@ TEST(ConversationProperty, BrokenWireIsFalsified) {
   }));
 }
 
+// Levels of nesting: 1 for a scalar, one more per list or object around it.
+int Depth(const Json& value) {
+  int below = 0;
+  if (value.is_object() || value.is_array()) {
+    for (const auto& item : value) below = std::max(below, Depth(item));
+    return below + 1;
+  }
+  return 1;
+}
+
 // The generator reaches every region it is meant to search.
 TEST(ConversationGenerator, DrawsEveryRegion) {
   std::set<std::string> seen;
@@ -97,12 +97,24 @@ TEST(ConversationGenerator, DrawsEveryRegion) {
     if (!s.final_event_sizes.empty()) seen.insert("final streamed");
     if (s.prefix_turn.renormalized) seen.insert("prefix renormalized");
     seen.insert("change " + std::to_string(static_cast<int>(s.prefix_turn.change)) +
-                (s.prefix_turn.change_keeps_value ? " kept" : " refused"));
+                (s.prefix_turn.change_keeps_match ? " kept" : " refused"));
+    if (!s.final_cut_permille.empty()) seen.insert("cut stream");
     for (const auto& r : s.prefix_turn.results) seen.insert("shape " + std::string(ShapeName(r.shape)));
     std::size_t with_ids = s.prefix == Prefix::kOlderCapsule ? 1 : 0;
     for (const CallTurn& t : s.turns) {
       for (const auto& r : t.results) seen.insert("shape " + std::string(ShapeName(r.shape)));
       if (!t.event_sizes.empty()) seen.insert(t.event_sizes.size() > 1 ? "split stream" : "stream");
+      if (!t.cut_permille.empty()) seen.insert("cut stream");
+      if (t.thought) seen.insert("thought");
+      for (const auto& r : t.results) {
+        if ((r.value.is_object() || r.value.is_array()) && r.value.empty()) {
+          seen.insert(std::string("empty ") + ShapeName(r.shape));
+        }
+        if (r.value.is_array() && r.value.size() >= 11) seen.insert("long list");
+      }
+      for (const Json& args : t.args_of_group) {
+        if (Depth(args) >= 6) seen.insert("depth 6");
+      }
       if (t.normalize) seen.insert("normalize");
       if (!t.call_order.empty()) seen.insert("call order");
       if (t.suspend) seen.insert("suspend");
@@ -120,6 +132,8 @@ TEST(ConversationGenerator, DrawsEveryRegion) {
        {"prefix 0", "prefix 1", "prefix 2", "prefix 3", "prefix 4", "prefix 5",
         "change 0 kept", "change 1 kept", "change 2 kept", "change 2 refused",
         "change 3 refused", "change 4 refused", "change 5 refused", "change 6 refused",
+        "change 7 refused", "change 8 refused", "cut stream", "thought", "empty object",
+        "empty list", "long list", "depth 6",
         "expected binding.call_mismatch", "expected legacy.unmatched", "fault 0", "fault 1",
         "fault 2", "fault 3", "expected ", "expected legacy.ambiguous",
         "expected native_id.malformed", "expected native_id.duplicate", "closing",
@@ -131,13 +145,13 @@ TEST(ConversationGenerator, DrawsEveryRegion) {
   }
 }
 
-// Renormalization keeps the value under ADR-226.8 and changes only integral floats.
-TEST(ConversationGenerator, RenormalizeNumbersIsExact) {
-  EXPECT_EQ(DumpJson(RenormalizeNumbers(ParseJson(R"({"a":[1.0,-0.0,2.5,1e308]})"))),
-            R"({"a":[1,0,2.5,1e+308]})");
-  EXPECT_EQ(DumpJson(RenormalizeNumbers(Json(9223372036854775808.0))), "9223372036854775808");
-  EXPECT_EQ(DumpJson(RenormalizeNumbers(Json(18446744073709551616.0))),
-            DumpJson(Json(18446744073709551616.0)));
+// The same seed and index give the same case whatever else is drawn around it.
+TEST(ConversationGenerator, SameStreamSameCase) {
+  const auto gen = genConversationScenario();
+  for (std::uint64_t i = 0; i < 50; ++i) {
+    EXPECT_EQ(ConversationCase(gen(rc::Random(i), 30).value(), 1, i),
+              ConversationCase(gen(rc::Random(i), 30).value(), 1, i));
+  }
 }
 
 }  // namespace

@@ -1,15 +1,21 @@
 #pragma once
 // A stateful model (rc::state) of a multi-turn conversation, checked against the reference
-// implementation over real HTTP: answers with calls (whole, or streamed in events cut at drawn
-// points) or with text, closing requests, generic call lists reordered and renormalized, results
-// of every shape appended in any order, suspension and resume through the stores given.
+// implementation over real HTTP: answers with calls or with text, whole or streamed in drawn
+// events cut into HTTP chunks at drawn bytes, closing requests, generic call lists reordered and
+// renormalized, results of every shape appended in any order, suspension and resume through
+// the stores given.
 //
 // The model predicts every request from what it scripted, with its own code and the judges'
-// kind-exact reading (never the reference's): the native parts replayed as received, one
-// functionResponse per call echoing exactly its native id (absent when it has none), the
-// ID-less ones in call order, each result's object root; after each answer, calls with
-// conversation-unique public ids and the arguments as received; after a resume, the same state.
-// A failing sequence (the shrunk one last) is kept as an ordinary case file.
+// kind-exact reading (never the reference's), and asserts only what the ADRs settle: the
+// native parts replayed as received, in order, with their signatures (ADR-224.8), a streamed
+// turn as one content or divided between contents (ADR-224.F2 is open); one functionResponse
+// per call echoing exactly its native id (ADR-226.3), none for an ID-less call (226.4), the
+// ID-less ones in call order (WIRE.2); each result's object root (ADR-224.2, .4, .5), number
+// kinds and nested empty {} / [] free (open: i_integral_float_result_kind, ADR-224.F1); the
+// closing request's tool mode (ADR-226.17); after each answer, calls with conversation-unique
+// public ids (226.1) and arguments equal to the parts' under ADR-226.8 (224.11); after a resume,
+// the same state (226.18). A failing sequence, the shrunk one last, is kept as a case file that
+// replays the same steps in the same order.
 #include <httplib.h>
 #include <rapidcheck.h>
 #include <rapidcheck/state.h>
@@ -25,10 +31,14 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "generators/conversation.h"
+#include "generators/drawing.h"
 #include "oracles/checks/judge_json.h"
+#include "oracles/checks/wire_view.h"
+#include "oracles/model/normalize_numbers.h"
 #include "reference_impl/http_client.h"
 #include "reference_impl/provider_error.h"
 #include "reference_impl/request_builder.h"
@@ -48,6 +58,7 @@ struct Exchange {
   bool closing = false;    // the request disables tools
   CallTurn turn;           // the answer's calls (none: a text answer)
   std::vector<std::size_t> text_event_sizes;  // a text answer streamed; empty: whole
+  std::vector<std::size_t> text_cut_permille;
   bool answered = false;   // the results of every call were appended
   // The application's actions, for the case file (the model needs none of them).
   bool normalized = false, reordered = false, suspended = false;
@@ -75,14 +86,11 @@ inline Json AnswerPartsOf(const Exchange& e, std::size_t index) {
 }
 
 inline Json ScriptedAnswer(const Exchange& e, std::size_t index) {
+  if (e.HasCalls()) return generators::TurnAnswer(e.turn, index + 1);
   const Json parts = AnswerPartsOf(e, index);
-  if (e.HasCalls() && !e.turn.event_sizes.empty()) {
-    return generators::StreamedAnswer(parts, e.turn.event_sizes);
-  }
-  if (!e.HasCalls() && !e.text_event_sizes.empty()) {
-    return generators::StreamedAnswer(parts, e.text_event_sizes);
-  }
-  return generators::WholeAnswer(parts);
+  return e.text_event_sizes.empty()
+             ? generators::WholeAnswer(parts)
+             : generators::StreamedAnswer(parts, e.text_event_sizes, e.text_cut_permille);
 }
 
 /// The model as a case file (fixtures/case.schema.json): what a failing sequence becomes.
@@ -146,17 +154,32 @@ class ScriptedServer {
                    bodies_.push_back(request.body);
                    streamed_.push_back(request.matches[2] == "streamGenerateContent");
                    if (answer_.contains("stream")) {
-                     auto events = std::make_shared<std::vector<std::string>>();
+                     // As the capture server serves a stream (INTERPRETING §5.3): "data: ",
+                     // the compact event, CRLF CRLF; one chunk per event or cut at split_at.
+                     std::string bytes;
+                     std::vector<std::size_t> bounds;
                      for (const Json& event : answer_["stream"]["events"]) {
-                       events->push_back("data: " + DumpJson(event) + "\r\n\r\n");
+                       bytes += "data: " + DumpJson(event) + "\r\n\r\n";
+                       bounds.push_back(bytes.size());
+                     }
+                     if (answer_["stream"].contains("split_at")) {
+                       bounds = answer_["stream"]["split_at"].get<std::vector<std::size_t>>();
+                       bounds.push_back(bytes.size());
+                     }
+                     if (request.get_param_value("alt") != "sse") bad_ = true;
+                     auto chunks = std::make_shared<std::vector<std::string>>();
+                     std::size_t from = 0;
+                     for (const std::size_t to : bounds) {
+                       chunks->push_back(bytes.substr(from, to - from));
+                       from = to;
                      }
                      response.set_chunked_content_provider(
                          "text/event-stream",
-                         [events, next = std::size_t{0}](std::size_t,
+                         [chunks, next = std::size_t{0}](std::size_t,
                                                          httplib::DataSink& sink) mutable {
-                           if (next < events->size()) {
-                             const std::string& e = (*events)[next++];
-                             sink.write(e.data(), e.size());
+                           if (next < chunks->size()) {
+                             const std::string& c = (*chunks)[next++];
+                             sink.write(c.data(), c.size());
                            } else {
                              sink.done();
                            }
@@ -189,9 +212,10 @@ class ScriptedServer {
     std::lock_guard<std::mutex> lock(mutex_);
     return {bodies_.back(), streamed_.back()};
   }
-  std::size_t Requests() {
+  /// Whether a stream was asked for without alt=sse since the last call.
+  bool TakeBadRequest() {
     std::lock_guard<std::mutex> lock(mutex_);
-    return bodies_.size();
+    return std::exchange(bad_, false);
   }
 
  private:
@@ -202,6 +226,7 @@ class ScriptedServer {
   Json answer_;
   std::vector<std::string> bodies_;
   std::vector<bool> streamed_;
+  bool bad_ = false;
   std::unique_ptr<ref::GeminiHttpClient> client_;
 };
 
@@ -222,8 +247,10 @@ struct Sut {
   std::size_t transcript_turn = 0;                   // message index of the last answer
   std::string conversation_id;
   std::vector<std::uint64_t> versions;  // per store: the version last written
-  /// Negative controls only: breaks each request after it is built.
+  /// Negative controls only: breaks each request after it is built; skips the comparison of
+  /// the resumed state, so that only the request predictions can see what a store lost.
   std::function<void(Json&)> corrupt_request;
+  bool compare_resumed_state = true;
 
   Sut(ScriptedServer& s, const std::vector<NamedStore>& st, std::string id)
       : server(s), stores(st), client(s.Client()),
@@ -232,29 +259,61 @@ struct Sut {
 
 /// Fails the property and keeps the model after the failing command as a case file.
 [[noreturn]] inline void FailWith(const Model& after, const std::string& what) {
-  const auto kept = KeepCounterexample("state_machine", "y_state_machine_counterexample",
-                                       ModelCase(after));
+  const auto kept = KeepCounterexample(
+      "state_machine",
+      "y_state_machine_s" +
+          std::to_string(EnvNumber("GEMINI_ORACLE_PROPERTY_SEED", kDefaultSeed)),
+      ModelCase(after));
   RC_FAIL(what + "\nkept as " + kept.string());
 }
 
 inline bool Same(const Json& a, const Json& b) { return checks::SameJson(a, b); }
 
+/// A result value as sent against the one the tool returned: numbers by value whatever their
+/// kind (i_integral_float_result_kind), a nested empty {} and [] alike (ADR-224.F1 is open),
+/// everything else kind-exact, object members in any order.
+inline bool SameResultValue(const Json& sent, const Json& returned, bool nested) {
+  if (checks::IsNumeric(sent) && checks::IsNumeric(returned)) {
+    return checks::NumbersEqual(sent, returned);
+  }
+  if (nested && sent.empty() && returned.empty() &&
+      (sent.is_object() || sent.is_array()) && (returned.is_object() || returned.is_array())) {
+    return true;
+  }
+  if (sent.type() != returned.type()) return false;
+  if (sent.is_object()) {
+    if (sent.size() != returned.size()) return false;
+    for (auto it = returned.begin(); it != returned.end(); ++it) {
+      if (!sent.contains(it.key()) || !SameResultValue(sent[it.key()], *it, true)) return false;
+    }
+    return true;
+  }
+  if (sent.is_array()) {
+    if (sent.size() != returned.size()) return false;
+    for (std::size_t i = 0; i < sent.size(); ++i) {
+      if (!SameResultValue(sent[i], returned[i], true)) return false;
+    }
+    return true;
+  }
+  return Same(sent, returned);
+}
+
 /// What the functionResponse of `result` must hold as its response: an object root (ADR-224.2)
-/// holding an object result as itself (224.3), a list as numeric keys (224.4), and anything
+/// holding an object result as itself (224.3), a list as its index keys (224.4), and anything
 /// else wrapped in an object (224.5; the member name is the implementation's).
 inline bool ResponseFits(const Json& response, const ToolResult& result) {
   if (!response.is_object()) return false;
   switch (result.shape) {
-    case ToolResult::Shape::kObject: return Same(response, result.value);
+    case ToolResult::Shape::kObject: return SameResultValue(response, result.value, false);
     case ToolResult::Shape::kList: {
       Json keyed = Json::object();
       for (std::size_t i = 0; i < result.value.size(); ++i) {
         keyed[std::to_string(i)] = result.value[i];
       }
-      return Same(response, keyed);
+      return SameResultValue(response, keyed, false);
     }
     case ToolResult::Shape::kScalar:
-      return response.size() == 1 && Same(response.begin().value(), result.value);
+      return response.size() == 1 && SameResultValue(response.begin().value(), result.value, true);
     case ToolResult::Shape::kInvalidText:
     case ToolResult::Shape::kError:
       return std::any_of(response.begin(), response.end(), [&](const Json& v) {
@@ -295,12 +354,18 @@ inline std::string CheckRequest(const Model& m, std::size_t index, const std::st
       }
     }
     if (i == index) break;
-    const Json* answer = next();
-    // ADR-224.8: the native parts replayed as received, in order, with their signatures.
-    if (answer == nullptr ||
-        !Same(*answer, Json{{"role", "model"}, {"parts", AnswerPartsOf(e, i)}})) {
-      return "the replayed model content differs" + where;
+    // ADR-224.8: the native parts replayed as received, in order, with their signatures; in
+    // one model content, or (a streamed turn, ADR-224.F2 open) divided between several.
+    const Json expected_parts = AnswerPartsOf(e, i);
+    Json replayed = Json::array();
+    while (at < contents.size() && contents[at].value("role", "") == "model" &&
+           replayed.size() < expected_parts.size()) {
+      const Json& parts = contents[at++].value("parts", Json::array());
+      if (!parts.is_array()) return "a model content without parts" + where;
+      for (const Json& part : parts) replayed.push_back(part);
+      if (!e.Streamed()) break;
     }
+    if (!Same(replayed, expected_parts)) return "the replayed model content differs" + where;
     if (!e.answered) continue;
     const Json* answers = next();
     if (answers == nullptr || (*answers).value("role", "") != "user") {
@@ -359,6 +424,7 @@ struct Send : rc::state::Command<Model, Sut> {
       e.turn.call_order.clear();
     } else if (*rc::gen::inRange(0, 4) == 0) {
       e.text_event_sizes = {1};
+      e.text_cut_permille = generators::DrawCutPermille();
     }
     // Tools disabled: the answer is text.
     e.closing = !calls && !m.exchanges.empty() && *rc::gen::inRange(0, 3) == 0;
@@ -387,6 +453,7 @@ struct Send : rc::state::Command<Model, Sut> {
       FailWith(after, std::string("refused: ") + error.code());
     }
     const auto [body, streamed_endpoint] = sut.server.Last();
+    if (sut.server.TakeBadRequest()) FailWith(after, "a stream asked for without alt=sse");
     if (const std::string wrong = CheckRequest(after, index, body, streamed_endpoint);
         !wrong.empty()) {
       FailWith(after, wrong);
@@ -403,7 +470,8 @@ struct Send : rc::state::Command<Model, Sut> {
       const auto& call = turn.tool_calls[c];
       if (call.id.empty() || !ids.insert(call.id).second) FailWith(after, "a public id repeats");
       const std::size_t g = e.turn.group_of[c];
-      if (call.name != generators::ToolName(g) || !Same(call.arguments, e.turn.args_of_group[g])) {
+      if (call.name != generators::ToolName(g) ||
+          !checks::detail::ArgumentsEqual(call.arguments, e.turn.args_of_group[g])) {
         FailWith(after, "a parsed call differs from the answer");
       }
       public_ids.push_back(call.id);
@@ -439,8 +507,10 @@ struct ReorderCalls : rc::state::Command<Model, Sut> {
   std::vector<std::size_t> order;
   explicit ReorderCalls(const Model& m) {
     // RC_PRE decomposes its expression (no short circuit): decide first.
+    // The case format applies call_order before suspend (INTERPRETING §5.4): the same order
+    // here keeps a kept counterexample replaying the same steps.
     const bool valid = m.Pending() && m.exchanges.back().turn.group_of.size() > 1 &&
-                       !m.exchanges.back().reordered;
+                       !m.exchanges.back().reordered && !m.exchanges.back().suspended;
     RC_PRE(valid);
     const std::size_t n = m.exchanges.back().turn.group_of.size();
     const auto keys = *rc::gen::container<std::vector<int>>(n, rc::gen::inRange(0, 1000));
@@ -469,13 +539,15 @@ struct ReorderCalls : rc::state::Command<Model, Sut> {
 /// The application renormalizes the pending turn's generic arguments (1.0 -> 1).
 struct RenormalizeCalls : rc::state::Command<Model, Sut> {
   explicit RenormalizeCalls(const Model& m) {
-    const bool valid = m.Pending() && !m.exchanges.back().normalized;
+    const bool valid =
+        m.Pending() && !m.exchanges.back().normalized && !m.exchanges.back().suspended &&
+        !m.exchanges.back().reordered;  // normalize_numbers comes first (§5.4)
     RC_PRE(valid);
   }
   void apply(Model& m) const override { m.exchanges.back().normalized = true; }
   void run(const Model&, Sut& sut) const override {
     for (auto& call : sut.state.transcript.messages[sut.transcript_turn].tool_calls) {
-      call.arguments = generators::RenormalizeNumbers(call.arguments);
+      call.arguments = model::NormalizeNumbers(call.arguments);
     }
   }
   void show(std::ostream& os) const override { os << "RenormalizeCalls"; }
@@ -486,7 +558,10 @@ struct RenormalizeCalls : rc::state::Command<Model, Sut> {
 struct SuspendResume : rc::state::Command<Model, Sut> {
   std::size_t store = 0;
   explicit SuspendResume(const Model& m) {
-    RC_PRE(!m.exchanges.empty());
+    // Once per exchange, before its results (where then.suspend runs), or after a text answer.
+    const bool valid = !m.exchanges.empty() && !m.exchanges.back().suspended &&
+                       (m.Pending() || !m.exchanges.back().HasCalls());
+    RC_PRE(valid);
     store = *rc::gen::inRange<std::size_t>(0, 16);  // reduced modulo the stores at run time
   }
   void apply(Model& m) const override { m.exchanges.back().suspended = true; }
@@ -508,7 +583,7 @@ struct SuspendResume : rc::state::Command<Model, Sut> {
     } catch (const ref::ProviderError& error) {
       FailWith(after, "the " + sut.stores[s].name + " store refused: " + error.code());
     }
-    if (!Same(ref::ToJson(sut.state), before)) {
+    if (sut.compare_resumed_state && !Same(ref::ToJson(sut.state), before)) {
       FailWith(after, "the " + sut.stores[s].name + " store gave back another state");
     }
   }
@@ -518,13 +593,15 @@ struct SuspendResume : rc::state::Command<Model, Sut> {
 /// The property: a drawn command sequence, the model's predictions checked at every step.
 inline void CheckConversationStateMachine(ScriptedServer& server,
                                           const std::vector<NamedStore>& stores,
-                                          std::function<void(Json&)> corrupt_request = {}) {
+                                          std::function<void(Json&)> corrupt_request = {},
+                                          bool compare_resumed_state = true) {
   // A conversation id no earlier run used, also in a store that outlives this process.
   static std::size_t conversations = 0;
   static const std::string process = std::to_string(::getpid()) + "-" +
       std::to_string(std::chrono::system_clock::now().time_since_epoch().count());
   Sut sut(server, stores, "state-machine-" + process + "-" + std::to_string(++conversations));
   sut.corrupt_request = std::move(corrupt_request);
+  sut.compare_resumed_state = compare_resumed_state;
   rc::state::check(Model{}, sut,
                    rc::state::gen::execOneOfWithArgs<Send, Send, AppendResults, AppendResults,
                                                      ReorderCalls, RenormalizeCalls,

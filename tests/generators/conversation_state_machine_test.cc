@@ -61,11 +61,22 @@ TEST(ConversationStateMachine, BrokenStoreIsFalsified) {
     return std::unique_ptr<ref::StateStore>(std::move(store));
   }}};
   ::setenv("GEMINI_ORACLE_COUNTEREXAMPLES", (dir.path() / "kept").c_str(), 1);
+  // Seen by the comparison of the resumed state ...
   EXPECT_TRUE(Falsifies([&] { CheckConversationStateMachine(server, stores); }));
+  // ... and, without it, by the predictions of the later requests alone.
+  EXPECT_TRUE(Falsifies([&] { CheckConversationStateMachine(server, stores, {}, false); }));
   ::unsetenv("GEMINI_ORACLE_COUNTEREXAMPLES");
-  // The failing sequence was kept as a case file.
+  // The failing sequence was kept as a case file named by the seed.
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "kept" / "state_machine" /
-                                      "y_state_machine_counterexample.json"));
+                                      ("y_state_machine_s" + std::to_string(kDefaultSeed) +
+                                       ".json")));
+  // It is an ordinary case: it passes `check`.
+  const auto loader = runner::CaseLoader::FromSourceRoot(SourceRoot());
+  const runner::CorpusCheck kept = runner::CheckCorpus(dir.path() / "kept", loader);
+  EXPECT_TRUE(kept.ok()) << (kept.diagnostics.empty()
+                                 ? std::string()
+                                 : runner::FormatDiagnostic(kept.diagnostics.front()));
+  EXPECT_EQ(kept.cases.size(), 1u);
 }
 
 // Negative controls for the request checks: answers without their native ids (ADR-226.3) and
@@ -96,6 +107,45 @@ TEST(ConversationStateMachine, BrokenWireIsFalsified) {
           std::reverse(parts.begin(), parts.end());
         }
       }
+    });
+  }));
+  // A list result sent as a list (ADR-224.4).
+  EXPECT_TRUE(Falsifies([&] {
+    CheckConversationStateMachine(server, stores, [](Json& request) {
+      for (auto& content : request["contents"]) {
+        for (auto& part : content["parts"]) {
+          if (!part.contains("functionResponse")) continue;
+          Json& response = part["functionResponse"]["response"];
+          if (response.contains("0")) {
+            Json list = Json::array();
+            for (const auto& item : response) list.push_back(item);
+            response = Json{{"result", list}};
+          }
+        }
+      }
+    });
+  }));
+  // ID-less answers out of call order (WIRE.2): the last two ID-less answers swapped.
+  EXPECT_TRUE(Falsifies([&] {
+    CheckConversationStateMachine(server, stores, [](Json& request) {
+      for (auto& content : request["contents"]) {
+        std::vector<std::size_t> idless;
+        for (std::size_t p = 0; p < content["parts"].size(); ++p) {
+          const Json& part = content["parts"][p];
+          if (part.contains("functionResponse") && !part["functionResponse"].contains("id")) {
+            idless.push_back(p);
+          }
+        }
+        if (idless.size() > 1) {
+          std::swap(content["parts"][idless[0]], content["parts"][idless[1]]);
+        }
+      }
+    });
+  }));
+  // A closing request that does not disable tools (ADR-226.17).
+  EXPECT_TRUE(Falsifies([&] {
+    CheckConversationStateMachine(server, stores, [](Json& request) {
+      request.erase("toolConfig");
     });
   }));
   ::unsetenv("GEMINI_ORACLE_COUNTEREXAMPLES");

@@ -4,11 +4,13 @@
 // judges. A property that fails keeps its case (the shrunk one, since every failing attempt
 // overwrites it) as an ordinary fixture, named in the failure, to become a permanent case in
 // fixtures/regressions/.
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+#include "oracles/model/streamed_twin.h"
 #include "oracles/runner/case_loader.h"
 #include "oracles/runner/reference_driver.h"
 #include "oracles/runner/suite_runner.h"
@@ -18,9 +20,26 @@
 
 namespace gemini_oracle::testing {
 
+/// Writes a failing property's case where GEMINI_ORACLE_COUNTEREXAMPLES names (default:
+/// `reports/counterexamples/` in the working folder, the source root under ctest) as
+/// <family>/<stem>.json, its `source` naming the property seed, and returns the path.
+inline std::filesystem::path KeepCounterexample(const std::string& family,
+                                                const std::string& stem, Json file) {
+  const char* env = std::getenv("GEMINI_ORACLE_COUNTEREXAMPLES");
+  const std::filesystem::path root =
+      env != nullptr && *env != '\0' ? std::filesystem::path(env) : "reports/counterexamples";
+  const std::uint64_t seed = EnvNumber("GEMINI_ORACLE_PROPERTY_SEED", kDefaultSeed);
+  file["source"] = "generator " + family + ", shrunk counterexample of property seed " +
+                   std::to_string(seed);
+  const auto path = std::filesystem::absolute(root / family / (stem + ".json"));
+  std::filesystem::create_directories(path.parent_path());
+  std::ofstream(path) << file.dump(2) << "\n";
+  return path;
+}
+
 struct GeneratedRun {
-  nlohmann::json result;  // the case's index entry (null when it did not load)
-  std::string problems;   // `check` diagnostics of the file, one a line
+  nlohmann::json results = nlohmann::json::array();  // the case's entry, then its twins'
+  std::string problems;  // `check` diagnostics of the file, one a line
 };
 
 inline GeneratedRun RunGeneratedCase(const std::string& family, const std::string& stem,
@@ -37,32 +56,36 @@ inline GeneratedRun RunGeneratedCase(const std::string& family, const std::strin
   if (corpus.cases.size() != 1) return run;
   runner::SuiteOptions options;
   options.beyond_gates = true;
-  const nlohmann::json results = runner::RunSuite(
-      corpus.cases, loader.registry(),
+  // The case and its streamed twins (INTERPRETING §5.5), as `run` runs them.
+  run.results = runner::RunSuite(
+      model::WithStreamedTwins(corpus.cases), loader.registry(),
       [&hook] {
         return std::make_unique<runner::ReferenceDriver>(runner::ReferenceDriver::StoreSettings{},
                                                          hook);
       },
       options);
-  if (results.size() == 1) run.result = results[0];
   return run;
 }
 
-/// Writes a failing property's case where GEMINI_ORACLE_COUNTEREXAMPLES names (default:
-/// `counterexamples/` in the working folder) as <family>/<stem>.json, its `source` naming the
-/// property seed, and returns the path.
-inline std::filesystem::path KeepCounterexample(const std::string& family,
-                                                const std::string& stem, Json file) {
-  const char* env = std::getenv("GEMINI_ORACLE_COUNTEREXAMPLES");
-  const std::filesystem::path root =
-      env != nullptr && *env != '\0' ? std::filesystem::path(env) : "reports/counterexamples";
-  const std::uint64_t seed = EnvNumber("GEMINI_ORACLE_PROPERTY_SEED", kDefaultSeed);
-  file["source"] = "generator " + family + ", shrunk counterexample of property seed " +
-                   std::to_string(seed);
-  const auto path = std::filesystem::absolute(root / family / (stem + ".json"));
-  std::filesystem::create_directories(path.parent_path());
-  std::ofstream(path) << file.dump(2) << "\n";
-  return path;
+/// The property every family shares: the drawn case passes `check`, and the reference passes
+/// it and its twins with the outcome the construction predicts (`expected_error`, "" for
+/// accept), every request sent through `hook`. A failure keeps the case (unless `keep` is
+/// false: the negative controls).
+inline void PassesWithPredictedOutcome(const std::string& family, const std::string& stem,
+                                       const Json& file, const std::string& expected_error,
+                                       runner::ReferenceDriver::RequestHook hook, bool keep) {
+  const GeneratedRun run = RunGeneratedCase(family, stem, file, std::move(hook));
+  if (!run.problems.empty()) RC_FAIL("the generated case fails check:\n" + run.problems);
+  RC_ASSERT(run.results.size() >= 1u);
+  const bool passed =
+      run.results[0]["expected"] == (expected_error.empty() ? "accept" : "refuse") &&
+      std::all_of(run.results.begin(), run.results.end(),
+                  [](const nlohmann::json& r) { return r["verdict"] == "pass"; });
+  if (!passed) {
+    const std::string kept =
+        keep ? "\nkept as " + KeepCounterexample(family, stem, file).string() : "";
+    RC_FAIL(run.results.dump(2) + kept);
+  }
 }
 
 }  // namespace gemini_oracle::testing

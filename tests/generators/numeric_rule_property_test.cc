@@ -64,20 +64,27 @@ rc::Gen<std::pair<Json, Json>> genNumberPair() {
 }
 
 TEST(NumericRuleProperty, AgreesWithExactDecimalComparison) {
+  static std::size_t across_kinds = 0, unequal = 0;
   CheckProperty([] {
     const auto [a, b] = *genNumberPair();
     const bool exact = ExactDecimal(a) == ExactDecimal(b);
     RC_CLASSIFY(exact && a.is_number_float() != b.is_number_float(), "equal across int/float");
     RC_CLASSIFY(!exact, "unequal");
+    across_kinds += exact && a.is_number_float() != b.is_number_float() ? 1 : 0;
+    unequal += exact ? 0 : 1;
     RC_ASSERT(ref::ArgumentsEqual(a, b) == exact);
     RC_ASSERT(ref::ArgumentsEqual(b, a) == exact);
     RC_ASSERT(checks::NumbersEqual(a, b) == exact);
     RC_ASSERT(checks::NumbersEqual(b, a) == exact);
   });
+  // Both sides of the rule were drawn: an int and a float of one value, and unequal pairs.
+  EXPECT_GT(across_kinds, 0u);
+  EXPECT_GT(unequal, 0u);
 }
 
 // Integers beyond 64 bits (the judges keep them as text) against doubles near them.
 TEST(NumericRuleProperty, BigIntegersComparedAsText) {
+  static std::size_t equal = 0, unequal = 0;
   CheckProperty([] {
     // 2^64 .. 2^70 as doubles (exact integers), their decimal text with a last-digit nudge.
     const int exponent = *rc::gen::inRange(64, 71);
@@ -88,10 +95,13 @@ TEST(NumericRuleProperty, BigIntegersComparedAsText) {
     const Json big = checks::MakeBigInteger(digits);
     const bool exact = ExactDecimal(big) == ExactDecimal(Json(d));
     RC_CLASSIFY(exact, "equal");
+    (exact ? equal : unequal) += 1;
     RC_ASSERT(checks::NumbersEqual(big, Json(d)) == exact);
     RC_ASSERT(checks::NumbersEqual(Json(d), big) == exact);
     RC_ASSERT(checks::detail::ArgumentsEqual(Json{{"n", big}}, Json{{"n", d}}) == exact);
   });
+  EXPECT_GT(equal, 0u);
+  EXPECT_GT(unequal, 0u);
 }
 
 TEST(NumericRuleProperty, NeverEqualAcrossKinds) {

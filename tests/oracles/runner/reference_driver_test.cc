@@ -10,20 +10,6 @@
 namespace gemini_oracle::runner {
 namespace {
 
-// Renormalizes integral floats the way frameworks and databases do, leaving the rest alone.
-TEST(NormalizeNumbers, IntegralFloatsBecomeIntegers) {
-  const Json in = ParseJson(
-      R"({"a":1.0,"b":-3.0,"c":-0.0,"d":1.5,"e":"1.0","f":[2.0,{"g":7.0}],"h":1e300,"i":true})");
-  const Json out = NormalizeNumbers(in);
-  EXPECT_EQ(DumpJson(out),
-            R"({"a":1,"b":-3,"c":0,"d":1.5,"e":"1.0","f":[2,{"g":7}],"h":1e+300,"i":true})");
-  EXPECT_TRUE(out["a"].is_number_integer());
-  EXPECT_TRUE(out["d"].is_number_float());
-  EXPECT_TRUE(out["h"].is_number_float());  // beyond the int64 range it stays a float
-  EXPECT_EQ(DumpJson(NormalizeNumbers(ParseJson("[9007199254740992.0,-9223372036854775808.0]"))),
-            "[9007199254740992,-9223372036854775808]");
-}
-
 // Names the selector and the parsed calls when a result picks no call (a case error), so
 // the author sees what does not fit instead of a bare "no single call".
 TEST(ReferenceDriver, UnmatchedSelectorNamesSelectorAndCalls) {
