@@ -66,10 +66,10 @@ TEST(ConversationStateMachine, BrokenStoreIsFalsified) {
   // ... and, without it, by the predictions of the later requests alone.
   EXPECT_TRUE(Falsifies([&] { CheckConversationStateMachine(server, stores, {}, false); }));
   ::unsetenv("GEMINI_ORACLE_COUNTEREXAMPLES");
-  // The failing sequence was kept as a case file named by the seed.
+  // The failing sequence was kept as a case file named by the run's seed.
+  const std::uint64_t seed = EnvNumber("GEMINI_ORACLE_PROPERTY_SEED", kDefaultSeed);
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "kept" / "state_machine" /
-                                      ("y_state_machine_s" + std::to_string(kDefaultSeed) +
-                                       ".json")));
+                                      ("y_state_machine_s" + std::to_string(seed) + ".json")));
   // It is an ordinary case: it passes `check`.
   const auto loader = runner::CaseLoader::FromSourceRoot(SourceRoot());
   const runner::CorpusCheck kept = runner::CheckCorpus(dir.path() / "kept", loader);
