@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "oracles/model/case.h"
+
 namespace gemini_oracle::generators {
 
 Json WholeAnswer(Json parts) {
@@ -29,10 +31,10 @@ Json StreamedAnswer(const Json& parts, const std::vector<std::size_t>& event_siz
   }
   Json stream = Json{{"events", events}};
   if (!cut_permille.empty()) {
-    // The stream's bytes as the capture server serves them (INTERPRETING §5.3): "data: ",
-    // the compact event, CRLF CRLF.
-    std::size_t length = 0;
-    for (const Json& event : events) length += 6 + DumpJson(event).size() + 4;
+    // The stream's bytes as the capture server serves them (INTERPRETING §5.3).
+    model::StreamScript script;
+    for (const Json& event : events) script.events.push_back(event);
+    const std::size_t length = script.Bytes().size();
     std::vector<std::size_t> offsets;
     for (const std::size_t permille : cut_permille) {
       offsets.push_back(std::clamp<std::size_t>(length * permille / 1000, 1, length - 1));

@@ -343,18 +343,16 @@ bool ContinuesAfterStream(const ConversationScenario& s) {
 // sentence that demands the refusal, by the kind of change.
 std::string MismatchRationale(const ConversationScenario& s) {
   const bool bound = s.prefix == Prefix::kBoundCapsule;
-  std::string quote;
+  std::string quote =
+      bound ? "ADR-226: \"Validate the owning turn, one-to-one IDs, complete coverage and "
+              "matching decoded call names/arguments before consuming the association.\""
+            : "ADR-226: \"Older capsules without bindings may recover only an unambiguous "
+              "name/decoded argument association. Never infer by position\"";
   if (IsNumericChange(s.prefix_turn.change)) {
-    quote = "ADR-226: \"Treat integer/float pairs as the same numeric value only when their "
-            "conversion is exact and reversible; preserve strict separation from strings, "
-            "booleans and other scalar kinds. ... Apply that comparison recursively to decoded "
-            "arguments for captured and legacy associations.\"";
-  } else if (bound) {
-    quote = "ADR-226: \"Validate the owning turn, one-to-one IDs, complete coverage and "
-            "matching decoded call names/arguments before consuming the association.\"";
-  } else {
-    quote = "ADR-226: \"Older capsules without bindings may recover only an unambiguous "
-            "name/decoded argument association. Never infer by position\"";
+    quote += " and \"Treat integer/float pairs as the same numeric value only when their "
+             "conversion is exact and reversible; preserve strict separation from strings, "
+             "booleans and other scalar kinds. ... Apply that comparison recursively to decoded "
+             "arguments for captured and legacy associations.\"";
   }
   return quote + " The carried turn's first call (it has a native id) no longer matches its "
                  "part: " + ChangeName(s.prefix_turn.change) + ".";
@@ -504,13 +502,16 @@ Json ConversationCase(const ConversationScenario& s, std::uint64_t seed, std::si
 
   // Clauses, the most specific first: outcome findings are reported under the first one.
   if (error == "binding.call_mismatch" || error == "legacy.unmatched") {
-    const std::string first = IsNumericChange(p.change)
-                                  ? "ADR-226.8"
-                                  : (error == "binding.call_mismatch" ? "ADR-226.7" : "ADR-226.11");
-    const std::string second = first != "ADR-226.8" ? "ADR-226.8"
-                               : error == "binding.call_mismatch" ? "ADR-226.7"
-                                                                  : "ADR-226.11";
-    c["clauses"] = Json::array({first, second});
+    // The association rule first; the argument rule (ADR-226.8) beside it when the change is to
+    // the arguments, first when it is to their numbers.
+    const char* association = error == "binding.call_mismatch" ? "ADR-226.7" : "ADR-226.11";
+    if (p.change == ArgsChange::kNameChanged) {
+      c["clauses"] = Json::array({association});
+    } else if (IsNumericChange(p.change)) {
+      c["clauses"] = Json::array({"ADR-226.8", association});
+    } else {
+      c["clauses"] = Json::array({association, "ADR-226.8"});
+    }
     c["rationale"] = MismatchRationale(s);
   } else if (error == "legacy.ambiguous") {
     c["clauses"] = Json::array({"ADR-226.12", "ADR-226.11"});

@@ -23,13 +23,20 @@ inline std::uint64_t EnvNumber(const char* name, std::uint64_t fallback) {
   return text != nullptr && *text != '\0' ? std::strtoull(text, nullptr, 10) : fallback;
 }
 
+/// The seed the properties run with: RC_PARAMS's when set, else GEMINI_ORACLE_PROPERTY_SEED,
+/// else kDefaultSeed. Kept counterexamples are named by it.
+inline std::uint64_t PropertySeed() {
+  if (std::getenv("RC_PARAMS") != nullptr) return rc::detail::configuration().testParams.seed;
+  return EnvNumber("GEMINI_ORACLE_PROPERTY_SEED", kDefaultSeed);
+}
+
 template <typename Testable>
 void CheckProperty(Testable&& testable) {
   rc::detail::TestParams params;
   if (std::getenv("RC_PARAMS") != nullptr) {
     params = rc::detail::configuration().testParams;
   } else {
-    params.seed = EnvNumber("GEMINI_ORACLE_PROPERTY_SEED", kDefaultSeed);
+    params.seed = PropertySeed();
     params.maxSuccess = static_cast<int>(EnvNumber("GEMINI_ORACLE_PROPERTY_RUNS", kDefaultRuns));
     params.maxSize = 50;  // RapidCheck misbehaves above 100
   }

@@ -2,6 +2,7 @@
 // for the same seed, each named by its family, seed and index, its `source` naming them too, so
 // that any implementation can run them (`gemini-oracle run --fixtures DIR`).
 #include <fstream>
+#include <regex>
 #include <vector>
 #include <functional>
 #include <iostream>
@@ -79,15 +80,21 @@ int GenerateCommand(const GenerateArgs& args, std::ostream& out, std::ostream& e
       return kExitHarness;
     }
     // Files this family wrote before (another seed or a larger count) would otherwise run
-    // with the new set; nothing else in the folder is touched.
-    const std::string prefix_y = std::string("y_") + family.name + "_s";
-    const std::string prefix_n = std::string("n_") + family.name + "_s";
+    // with the new set. Only names this command writes are removed: <y|n>_<family>_s<S>_<i>.
+    const std::regex written("[yn]_" + std::string(family.name) + "_s[0-9]+_[0-9]+\\.json");
     for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
-      const std::string file = entry.path().filename().string();
-      if ((file.rfind(prefix_y, 0) == 0 || file.rfind(prefix_n, 0) == 0) &&
-          entry.path().extension() == ".json") {
-        std::filesystem::remove(entry.path(), ec);
+      if (!entry.is_regular_file() ||
+          !std::regex_match(entry.path().filename().string(), written)) {
+        continue;
       }
+      if (!std::filesystem::remove(entry.path(), ec) || ec) {
+        err << name << "cannot remove the earlier " << entry.path().string() << "\n";
+        return kExitHarness;
+      }
+    }
+    if (ec) {
+      err << name << "cannot read " << folder.string() << ": " << ec.message() << "\n";
+      return kExitHarness;
     }
     // One thread: RapidCheck's generators are not thread-safe, and creating the files (what
     // dominates on a disk) does not go faster from several threads into one folder.

@@ -3,6 +3,8 @@
 
 #include "generators/case_writing.h"
 
+#include <algorithm>
+
 namespace gemini_oracle::generators {
 namespace {
 
@@ -29,6 +31,21 @@ TEST(CaseWriting, StreamedAnswerDividesThePartsAndEndsTheLastEvent) {
   EXPECT_FALSE(events[0]["candidates"][0].contains("finishReason"));
   EXPECT_EQ(events[1]["candidates"][0]["content"]["parts"][0]["text"], "c");
   EXPECT_EQ(events[1]["candidates"][0]["finishReason"], "STOP");
+}
+
+// split_at counts the stream's bytes: "data: " + the compact event + CRLF CRLF per event.
+TEST(CaseWriting, StreamCutsFallInsideTheStreamInOrder) {
+  const Json parts = Json::array({Json{{"text", "a"}}, Json{{"text", "b"}}});
+  const Json answer = StreamedAnswer(parts, {1, 1}, {900, 1, 500, 500});
+  std::size_t length = 0;
+  for (const Json& event : answer["stream"]["events"]) length += 6 + DumpJson(event).size() + 4;
+  const Json& cuts = answer["stream"]["split_at"];
+  ASSERT_EQ(cuts.size(), 3u);  // 500 twice is one cut
+  EXPECT_EQ(cuts[0], std::max<std::size_t>(1, length / 1000));  // never 0: inside the stream
+  EXPECT_EQ(cuts[1], length * 500 / 1000);
+  EXPECT_EQ(cuts[2], length * 900 / 1000);
+  EXPECT_LT(cuts[2].get<std::size_t>(), length);
+  EXPECT_FALSE(StreamedAnswer(parts, {2})["stream"].contains("split_at"));
 }
 
 TEST(CaseWriting, ResultsInTheirCaseForms) {

@@ -88,7 +88,7 @@ int Depth(const Json& value) {
 TEST(ConversationGenerator, DrawsEveryRegion) {
   std::set<std::string> seen;
   const auto gen = genConversationScenario();
-  for (std::uint64_t i = 0; i < 1500; ++i) {
+  for (std::uint64_t i = 0; i < 2500; ++i) {
     const ConversationScenario s = gen(rc::Random(i), 30).value();
     seen.insert("prefix " + std::to_string(static_cast<int>(s.prefix)));
     seen.insert("fault " + std::to_string(static_cast<int>(s.fault)));
@@ -99,6 +99,7 @@ TEST(ConversationGenerator, DrawsEveryRegion) {
     seen.insert("change " + std::to_string(static_cast<int>(s.prefix_turn.change)) +
                 (s.prefix_turn.change_keeps_match ? " kept" : " refused"));
     if (!s.final_cut_permille.empty()) seen.insert("cut stream");
+    if (s.fault == IdFault::kNotString) seen.insert("bad id " + DumpJson(s.bad_id));
     for (const auto& r : s.prefix_turn.results) seen.insert("shape " + std::string(ShapeName(r.shape)));
     std::size_t with_ids = s.prefix == Prefix::kOlderCapsule ? 1 : 0;
     for (const CallTurn& t : s.turns) {
@@ -107,13 +108,14 @@ TEST(ConversationGenerator, DrawsEveryRegion) {
       if (!t.cut_permille.empty()) seen.insert("cut stream");
       if (t.thought) seen.insert("thought");
       for (const auto& r : t.results) {
+        if (r.shape == ToolResult::Shape::kError && r.text.front() == '{') seen.insert("JSON error");
         if ((r.value.is_object() || r.value.is_array()) && r.value.empty()) {
           seen.insert(std::string("empty ") + ShapeName(r.shape));
         }
         if (r.value.is_array() && r.value.size() >= 11) seen.insert("long list");
       }
       for (const Json& args : t.args_of_group) {
-        if (Depth(args) >= 6) seen.insert("depth 6");
+        if (Depth(args) >= 7) seen.insert("depth 6");  // six containers around a scalar
       }
       if (t.normalize) seen.insert("normalize");
       if (!t.call_order.empty()) seen.insert("call order");
@@ -133,7 +135,8 @@ TEST(ConversationGenerator, DrawsEveryRegion) {
         "change 0 kept", "change 1 kept", "change 2 kept", "change 2 refused",
         "change 3 refused", "change 4 refused", "change 5 refused", "change 6 refused",
         "change 7 refused", "change 8 refused", "cut stream", "thought", "empty object",
-        "empty list", "long list", "depth 6",
+        "empty list", "long list", "depth 6", "JSON error", "bad id 7", "bad id true",
+        "bad id {\"v\":1}", "bad id [\"call_1\"]", "bad id 1.5",
         "expected binding.call_mismatch", "expected legacy.unmatched", "fault 0", "fault 1",
         "fault 2", "fault 3", "expected ", "expected legacy.ambiguous",
         "expected native_id.malformed", "expected native_id.duplicate", "closing",
@@ -145,7 +148,8 @@ TEST(ConversationGenerator, DrawsEveryRegion) {
   }
 }
 
-// The same seed and index give the same case whatever else is drawn around it.
+// Drawing is deterministic: the same stream gives the same case (that case i depends on
+// neither the count nor the other families is Generate's test).
 TEST(ConversationGenerator, SameStreamSameCase) {
   const auto gen = genConversationScenario();
   for (std::uint64_t i = 0; i < 50; ++i) {

@@ -2,6 +2,7 @@
 // tests/persistence/conversation_state_machine_on_mariadb_test.cc runs it on both stores.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <iostream>
 
 #include "reference_impl/store/keyring.h"
@@ -17,7 +18,7 @@ TEST(ConversationStateMachine, ReferenceAgreesWithTheModelOnSqlite) {
   ScriptedServer server;
   const ref::Keyring keyring = ref::Keyring::Ephemeral();
   const std::vector<NamedStore> stores = {
-      {"SQLite", [&] {
+      {"SQLite", "sqlite", [&] {
          return ref::OpenStateStore("sqlite:" + (dir.path() / "state.sqlite3").string(), keyring);
        }}};
   CheckProperty([&] { CheckConversationStateMachine(server, stores); });
@@ -54,7 +55,7 @@ TEST(ConversationStateMachine, BrokenStoreIsFalsified) {
     ref::RekeyResult Rekey() override { return inner->Rekey(); }
     int SchemaVersion() override { return inner->SchemaVersion(); }
   };
-  const std::vector<NamedStore> stores = {{"forgetful SQLite", [&] {
+  const std::vector<NamedStore> stores = {{"forgetful SQLite", "sqlite", [&] {
     auto store = std::make_unique<Forgetful>();
     store->inner =
         ref::OpenStateStore("sqlite:" + (dir.path() / "state.sqlite3").string(), keyring);
@@ -67,9 +68,8 @@ TEST(ConversationStateMachine, BrokenStoreIsFalsified) {
   EXPECT_TRUE(Falsifies([&] { CheckConversationStateMachine(server, stores, {}, false); }));
   ::unsetenv("GEMINI_ORACLE_COUNTEREXAMPLES");
   // The failing sequence was kept as a case file named by the run's seed.
-  const std::uint64_t seed = EnvNumber("GEMINI_ORACLE_PROPERTY_SEED", kDefaultSeed);
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "kept" / "state_machine" /
-                                      ("y_state_machine_s" + std::to_string(seed) + ".json")));
+                                      (CounterexampleStem('y', "state_machine_sqlite") + ".json")));
   // It is an ordinary case: it passes `check`.
   const auto loader = runner::CaseLoader::FromSourceRoot(SourceRoot());
   const runner::CorpusCheck kept = runner::CheckCorpus(dir.path() / "kept", loader);
@@ -86,7 +86,7 @@ TEST(ConversationStateMachine, BrokenWireIsFalsified) {
   ScriptedServer server;
   const ref::Keyring keyring = ref::Keyring::Ephemeral();
   const std::vector<NamedStore> stores = {
-      {"SQLite", [&] {
+      {"SQLite", "sqlite", [&] {
          return ref::OpenStateStore("sqlite:" + (dir.path() / "state.sqlite3").string(), keyring);
        }}};
   ::setenv("GEMINI_ORACLE_COUNTEREXAMPLES", (dir.path() / "kept").c_str(), 1);
@@ -138,6 +138,38 @@ TEST(ConversationStateMachine, BrokenWireIsFalsified) {
         }
         if (idless.size() > 1) {
           std::swap(content["parts"][idless[0]], content["parts"][idless[1]]);
+        }
+      }
+    });
+  }));
+  // An empty model content before each model content (ADR-224.8: parts as received).
+  EXPECT_TRUE(Falsifies([&] {
+    CheckConversationStateMachine(server, stores, [](Json& request) {
+      Json contents = Json::array();
+      for (auto& content : request["contents"]) {
+        if (content["role"] == "model") {
+          contents.push_back(Json{{"role", "model"}, {"parts", Json::array()}});
+        }
+        contents.push_back(content);
+      }
+      request["contents"] = contents;
+    });
+  }));
+  // A nested empty list in a result sent as {} (ADR-224.6: lists stay lists).
+  EXPECT_TRUE(Falsifies([&] {
+    CheckConversationStateMachine(server, stores, [](Json& request) {
+      const std::function<void(Json&)> cast = [&cast](Json& value) {
+        for (auto& item : value) {
+          if (item.is_array() && item.empty()) {
+            item = Json::object();
+          } else if (item.is_object() || item.is_array()) {
+            cast(item);
+          }
+        }
+      };
+      for (auto& content : request["contents"]) {
+        for (auto& part : content["parts"]) {
+          if (part.contains("functionResponse")) cast(part["functionResponse"]["response"]);
         }
       }
     });

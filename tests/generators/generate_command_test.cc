@@ -105,14 +105,16 @@ TEST(Generate, CaseIndependentOfCountAndFamiliesStaleFilesRemoved) {
   args.count = 3;
   args.out = many.path();
   std::ofstream(many.path() / "conversation" / "notes.md") << "kept";
+  std::ofstream(many.path() / "conversation" / "y_conversation_special.json") << "{}";
   ASSERT_EQ(GenerateCommand(args, out, err), 0);
   std::size_t files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(many.path() / "conversation")) {
     files += entry.path().extension() == ".json" ? 1 : 0;
     EXPECT_EQ(entry.path().filename().string().find("_s11_"), std::string::npos);
   }
-  EXPECT_EQ(files, 3u);
+  EXPECT_EQ(files, 4u);  // the three new ones and a file of the user's
   EXPECT_TRUE(std::filesystem::exists(many.path() / "conversation" / "notes.md"));
+  EXPECT_TRUE(std::filesystem::exists(many.path() / "conversation" / "y_conversation_special.json"));
 }
 
 TEST(Generate, UnknownFamilyIsRefusedWithTheFamilies) {

@@ -20,18 +20,23 @@
 
 namespace gemini_oracle::testing {
 
+/// The stem of a kept counterexample: `<prefix>_<name>_cx_s<seed>` (prefix y or n), apart from
+/// every stem `generate` writes, named by the property seed.
+inline std::string CounterexampleStem(char prefix, const std::string& name) {
+  return std::string(1, prefix) + "_" + name + "_cx_s" + std::to_string(PropertySeed());
+}
+
 /// Writes a failing property's case where GEMINI_ORACLE_COUNTEREXAMPLES names (default:
 /// `reports/counterexamples/` in the working folder, the source root under ctest) as
-/// <family>/<stem>.json, its `source` naming the property seed, and returns the path.
-inline std::filesystem::path KeepCounterexample(const std::string& family,
+/// <folder>/<stem>.json, its `source` naming the property seed, and returns the path.
+inline std::filesystem::path KeepCounterexample(const std::string& folder,
                                                 const std::string& stem, Json file) {
   const char* env = std::getenv("GEMINI_ORACLE_COUNTEREXAMPLES");
   const std::filesystem::path root =
       env != nullptr && *env != '\0' ? std::filesystem::path(env) : "reports/counterexamples";
-  const std::uint64_t seed = EnvNumber("GEMINI_ORACLE_PROPERTY_SEED", kDefaultSeed);
-  file["source"] = "generator " + family + ", shrunk counterexample of property seed " +
-                   std::to_string(seed);
-  const auto path = std::filesystem::absolute(root / family / (stem + ".json"));
+  file["source"] = "generator " + folder + ", shrunk counterexample of property seed " +
+                   std::to_string(PropertySeed());
+  const auto path = std::filesystem::absolute(root / folder / (stem + ".json"));
   std::filesystem::create_directories(path.parent_path());
   std::ofstream(path) << file.dump(2) << "\n";
   return path;
@@ -83,7 +88,9 @@ inline void PassesWithPredictedOutcome(const std::string& family, const std::str
                   [](const nlohmann::json& r) { return r["verdict"] == "pass"; });
   if (!passed) {
     const std::string kept =
-        keep ? "\nkept as " + KeepCounterexample(family, stem, file).string() : "";
+        keep ? "\nkept as " +
+                   KeepCounterexample(family, CounterexampleStem(stem[0], family), file).string()
+             : "";
     RC_FAIL(run.results.dump(2) + kept);
   }
 }

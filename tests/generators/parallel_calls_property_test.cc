@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
+#include <set>
 #include <cmath>
 #include <sstream>
 
@@ -68,12 +70,15 @@ TEST(ParallelCallsProperty, BrokenWireIsFalsified) {
   }));
 }
 
-// Every numeric edge can be drawn, -0.0 (which arbitrary<double> never yields) included.
+// Every numeric edge and every neighbour can be drawn, -0.0 (which arbitrary<double> never
+// yields) included.
 TEST(JsonValues, EveryNumericEdgeIsDrawn) {
   const auto gen = genNumber();
   std::size_t negative_zero = 0, uint64_max = 0, edges = 0;
+  std::set<std::string> drawn;
   for (std::uint64_t i = 0; i < 3000; ++i) {
     const Json n = gen(rc::Random(i), 30).value();
+    drawn.insert(DumpJson(n));
     if (n.is_number_float() && n.get<double>() == 0.0 && std::signbit(n.get<double>())) {
       ++negative_zero;
     }
@@ -88,6 +93,34 @@ TEST(JsonValues, EveryNumericEdgeIsDrawn) {
   EXPECT_GT(negative_zero, 0u);
   EXPECT_GT(uint64_max, 0u);
   EXPECT_GT(edges, 300u);
+  for (const Json& value : NumericEdges()) EXPECT_EQ(drawn.count(DumpJson(value)), 1u) << value;
+  for (const Json& value : EdgeNeighbours()) EXPECT_EQ(drawn.count(DumpJson(value)), 1u) << value;
+}
+
+// The parallel-calls family draws every id mode, ids of every kind that is not a string, and
+// arguments six levels deep.
+TEST(ParallelCallsGenerator, DrawsEveryIdModeAndDepth) {
+  std::set<std::string> seen;
+  const auto gen = genParallelCallsScenario();
+  for (std::uint64_t i = 0; i < 1500; ++i) {
+    const ParallelCallsScenario s = gen(rc::Random(i), 30).value();
+    seen.insert("mode " + std::to_string(static_cast<int>(s.ids)));
+    if (s.ids == IdMode::kNotString) seen.insert("id " + DumpJson(s.not_string_id));
+    for (const Json& args : s.args_of_group) {
+      const std::function<int(const Json&)> depth = [&depth](const Json& v) {
+        int below = 0;
+        if (!v.is_object() && !v.is_array()) return 1;
+        for (const auto& item : v) below = std::max(below, depth(item));
+        return below + 1;
+      };
+      if (depth(args) >= 7) seen.insert("depth 6");
+    }
+  }
+  for (const std::string region : {"mode 0", "mode 1", "mode 2", "mode 3", "mode 4", "mode 5",
+                                   "id 7", "id true", "id {\"v\":1}", "id [\"call_1\"]",
+                                   "id 1.5", "depth 6"}) {
+    EXPECT_EQ(seen.count(region), 1u) << region;
+  }
 }
 
 // Numeric-key maps of 11 or more members, so that key order and numeric order differ.

@@ -25,11 +25,11 @@ TEST(ConversationStateMachine, ReferenceAgreesWithTheModelOnSqliteAndMariaDb) {
   ScriptedServer server;
   const ref::Keyring keyring = ref::Keyring::Ephemeral();
   const std::vector<NamedStore> stores = {
-      {"SQLite",
+      {"SQLite", "sqlite",
        [&] {
          return ref::OpenStateStore("sqlite:" + (dir.path() / "state.sqlite3").string(), keyring);
        }},
-      {"MariaDB", [&] { return ref::OpenStateStore(settings->StoreUrl(), keyring); }}};
+      {"MariaDB", "mariadb", [&] { return ref::OpenStateStore(settings->StoreUrl(), keyring); }}};
   CheckProperty([&] { CheckConversationStateMachine(server, stores); });
   std::cout << "resumed " << *stores[0].resumes << " times from SQLite, " << *stores[1].resumes
             << " from MariaDB" << std::endl;
