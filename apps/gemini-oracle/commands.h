@@ -47,6 +47,9 @@ struct RunArgs {
   /// The key file for `store`; empty: GEMINI_ORACLE_STATE_KEY_FILE / GEMINI_ORACLE_STATE_KEY,
   /// else an ephemeral key.
   std::filesystem::path store_key_file;
+  /// The implementation: "builtin" (the in-process reference) or a driver command speaking the
+  /// driver protocol (fixtures/INTERPRETING.md §15), run by /bin/sh -c.
+  std::string impl = "builtin";
 };
 int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err);
 

@@ -98,6 +98,10 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--fault", run.fault,
                       "Run under one catalogued fault (mutants builds; default: the environment "
                       "variable GEMINI_ORACLE_FAULT, else none)");
+  run_cmd->add_option("--impl", run.impl,
+                      "The implementation: builtin (the in-process reference) or a driver command "
+                      "speaking the driver protocol (fixtures/INTERPRETING.md §15)")
+      ->capture_default_str();
   std::string run_key_file;
   run_cmd->add_option("--store", run.store,
                       "Suspend and resume every conversation after every turn through this store: "

@@ -10,6 +10,7 @@
 #include "apps/gemini-oracle/store_settings.h"
 #include "oracles/model/streamed_twin.h"
 #include "oracles/runner/case_loader.h"
+#include "oracles/runner/process_driver.h"
 #include "oracles/runner/reference_driver.h"
 #include "oracles/runner/suite_runner.h"
 #include "reports/index.h"
@@ -178,15 +179,40 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   };
   const auto started_at = UtcNow();
   const runner::ReferenceDriver::StoreSettings store_settings = *store;
+  // The implementation: the in-process reference, or a driver process (INTERPRETING §15)
+  // whose hello says what it can run; a case needing more is skipped with the reason.
+  const bool builtin = args.impl.empty() || args.impl == "builtin";
+  std::string implementation = fault.empty() ? "reference" : "reference with fault " + fault;
+  runner::DriverFactory make_driver = [&store_settings] {
+    return std::make_unique<runner::ReferenceDriver>(store_settings);
+  };
+  if (!builtin) {
+    if (!args.store.empty()) {
+      err << "gemini-oracle run: --store is the built-in implementation's; a driver keeps its "
+             "own store\n";
+      return kExitBadInput;
+    }
+    runner::ProcessDriver::Options driver_options;
+    driver_options.command = args.impl;
+    runner::ProcessDriver probe(driver_options);
+    try {
+      const auto& hello = probe.Hello();
+      options.capabilities = hello.capabilities;
+      implementation = hello.name + (hello.version.empty() ? "" : " " + hello.version) +
+                       (hello.language.empty() ? "" : " (" + hello.language + ")");
+    } catch (const std::exception& e) {
+      err << "gemini-oracle run: the driver " << e.what() + std::string(" (--impl)") << "\n";
+      return kExitHarness;
+    }
+    // Beyond clauses gate the reference alone (INTERPRETING §9); the reference's own driver
+    // process names itself so and keeps them gating.
+    options.beyond_gates = probe.Hello().name == "gemini-oracle-reference";
+    out << "gemini-oracle run: implementation " << implementation << "\n";
+    make_driver = [driver_options] { return std::make_unique<runner::ProcessDriver>(driver_options); };
+  }
   nlohmann::json results =
-      selected.empty()
-          ? nlohmann::json::array()
-          : runner::RunSuite(
-                selected, loader->registry(),
-                [&store_settings] {
-                  return std::make_unique<runner::ReferenceDriver>(store_settings);
-                },
-                options);
+      selected.empty() ? nlohmann::json::array()
+                       : runner::RunSuite(selected, loader->registry(), make_driver, options);
   if (args.progress) err << "\r\033[K" << std::flush;
   const nlohmann::json bad =
       runner::BadFixtureResults(corpus.diagnostics, args.fixtures, *shard, options);
@@ -203,7 +229,7 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   context["suite_version"] = ReadVersion(args.fixtures);
   context["seed"] = seed;
   context["started_at"] = started_at;
-  context["implementation"] = fault.empty() ? "reference" : "reference with fault " + fault;
+  context["implementation"] = implementation;
   if (!fault.empty()) context["fault"] = fault;
   // Only the redacted URL: a report never carries a password or a key.
   context["store"] = args.store.empty() ? std::string("temporary sqlite (suspending cases only)")

@@ -54,6 +54,8 @@ struct DriverReport {
   std::optional<Refusal> refusal;
   /// Set when the harness itself failed (not a verdict on the implementation).
   std::optional<std::string> harness_error;
+  /// Set when the driver declined the case (its reason): the verdict is `skipped`.
+  std::optional<std::string> skipped;
 };
 
 }  // namespace gemini_oracle::model

@@ -18,6 +18,7 @@
 #include "oracles/checks/judge.h"
 #include "oracles/checks/judge_json.h"
 #include "oracles/runner/case_loader.h"
+#include "oracles/runner/driver_protocol.h"
 #include "reports/index.h"
 
 namespace gemini_oracle::runner {
@@ -265,6 +266,15 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
       return result;
     }
   }
+  if (options.capabilities) {
+    for (const std::string& needed : protocol::RequiredCapabilities(c)) {
+      if (options.capabilities->count(needed) == 0) {
+        result["verdict"] = std::string(reports::kSkipped);
+        result["reason"] = "the driver lacks the capability " + needed;
+        return result;
+      }
+    }
+  }
   const auto started = std::chrono::steady_clock::now();
   std::vector<capture::ScriptedResponse> turns = ScriptOf(c);
   // A streamed twin's original is first run with every answer sent whole, under its own
@@ -327,6 +337,9 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
   } else if (report.harness_error) {
     result["verdict"] = std::string(reports::kError);
     result["reason"] = *report.harness_error;
+  } else if (report.skipped) {
+    result["verdict"] = std::string(reports::kSkipped);
+    result["reason"] = "the driver skipped it: " + *report.skipped;
   } else {
     SentBodies sent(journal);
     checks::CaseRun run{c, journal, report};

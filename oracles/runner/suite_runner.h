@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,9 @@ struct SuiteOptions {
   bool keep_requests = false;
   /// Features the driver cannot run; such cases are skipped with a reason.
   std::vector<std::string> unsupported_features;
+  /// The driver's capabilities (driver protocol, INTERPRETING §15); a case needing one it
+  /// lacks (protocol::RequiredCapabilities) is skipped with the reason. Unset: it has all.
+  std::optional<std::set<std::string>> capabilities;
   /// Result `file` paths are written relative to this folder (the source root), so reports
   /// name the same file on every machine. Empty: as loaded.
   std::filesystem::path relative_to;

@@ -1,0 +1,233 @@
+#include "oracles/runner/process_driver.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace gemini_oracle::runner {
+namespace {
+
+// A driver line longer than this is garbled (a report of the largest case is far smaller).
+constexpr std::size_t kMaxLine = std::size_t{64} << 20;
+
+std::string Seconds(std::chrono::milliseconds d) {
+  return std::to_string(d.count() / 1000) + "." + std::to_string(d.count() % 1000 / 100) + " s";
+}
+
+}  // namespace
+
+ProcessDriver::ProcessDriver(Options options) : options_(std::move(options)) {
+  // A driver that dies makes our next write fail with EPIPE instead of killing the oracle.
+  ::signal(SIGPIPE, SIG_IGN);
+}
+
+ProcessDriver::~ProcessDriver() { Stop(true); }
+
+void ProcessDriver::Start() {
+  int in[2], out[2];
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) {
+    throw std::runtime_error(std::string("cannot make pipes: ") + std::strerror(errno));
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  const std::string command = options_.command;
+  char* argv[] = {const_cast<char*>("/bin/sh"), const_cast<char*>("-c"),
+                  const_cast<char*>(command.c_str()), nullptr};
+  // Its own process group, so that ending it ends what it started too.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+  pid_t pid = -1;
+  const int spawned = ::posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  ::close(in[0]);
+  ::close(out[1]);
+  if (spawned != 0) {
+    ::close(in[1]);
+    ::close(out[0]);
+    throw std::runtime_error(std::string("cannot start the driver: ") + std::strerror(spawned));
+  }
+  {
+    std::lock_guard<std::mutex> lock(pid_mutex_);
+    pid_ = pid;
+  }
+  to_driver_ = in[1];
+  from_driver_ = out[0];
+  buffer_.clear();
+  ++starts_;
+  // start -> hello
+  if (!WriteLine(DumpJson(protocol::StartMessage()))) {
+    Stop(false);
+    throw std::runtime_error("the driver closed its input before `start`");
+  }
+  bool timed_out = false;
+  const auto line =
+      ReadLine(std::chrono::steady_clock::now() + options_.start_timeout, timed_out);
+  if (!line) {
+    Stop(false);
+    throw std::runtime_error(timed_out ? "the driver did not answer `start` within " +
+                                             Seconds(options_.start_timeout)
+                                       : "the driver ended before answering `start`");
+  }
+  try {
+    hello_ = protocol::ParseHello(ParseJson(*line));
+  } catch (const std::exception& e) {
+    Stop(false);
+    throw std::runtime_error(std::string("the driver's answer to `start` breaks the protocol: ") +
+                             (dynamic_cast<const std::invalid_argument*>(&e) ? e.what()
+                                                                               : "not JSON"));
+  }
+}
+
+void ProcessDriver::Stop(bool gracefully) {
+  pid_t pid;
+  {
+    std::lock_guard<std::mutex> lock(pid_mutex_);
+    pid = pid_;
+    pid_ = -1;
+  }
+  if (pid <= 0) return;
+  if (gracefully && to_driver_ >= 0) WriteLine(DumpJson(protocol::StopMessage()));
+  if (to_driver_ >= 0) ::close(to_driver_);
+  to_driver_ = -1;
+  // A graceful driver ends on `stop` or on the end of its input; give it a moment.
+  int status = 0;
+  bool ended = false;
+  for (int i = 0; gracefully && i < 50 && !ended; ++i) {
+    ended = ::waitpid(pid, &status, WNOHANG) == pid;
+    if (!ended) ::usleep(10000);
+  }
+  if (!ended) {
+    ::kill(-pid, SIGKILL);
+    ::waitpid(pid, &status, 0);
+  }
+  if (from_driver_ >= 0) ::close(from_driver_);
+  from_driver_ = -1;
+}
+
+bool ProcessDriver::WriteLine(const std::string& line) {
+  const std::string text = line + "\n";
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(to_driver_, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+std::optional<std::string> ProcessDriver::ReadLine(std::chrono::steady_clock::time_point deadline,
+                                                   bool& timed_out) {
+  timed_out = false;
+  for (;;) {
+    if (const auto end = buffer_.find('\n'); end != std::string::npos) {
+      std::string line = buffer_.substr(0, end);
+      buffer_.erase(0, end + 1);
+      if (!line.empty() && line.back() == '\r') line.pop_back();
+      if (line.empty()) continue;  // blank lines are nothing
+      return line;
+    }
+    if (buffer_.size() > kMaxLine) return std::nullopt;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0 || cancelled_) {
+      timed_out = true;
+      return std::nullopt;
+    }
+    pollfd fd{from_driver_, POLLIN, 0};
+    const int ready = ::poll(&fd, 1, static_cast<int>(std::min<long long>(left.count(), 200)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    char chunk[65536];
+    const ssize_t n = ::read(from_driver_, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return std::nullopt;  // the driver ended
+    buffer_.append(chunk, static_cast<std::size_t>(n));
+  }
+}
+
+const protocol::Hello& ProcessDriver::Hello() {
+  if (!hello_ || pid_ <= 0) Start();
+  return *hello_;
+}
+
+std::string ProcessDriver::Name() const { return hello_ ? hello_->name : options_.command; }
+
+bool ProcessDriver::Persists(const Case& c) const {
+  return c.Suspends() && hello_ && hello_->capabilities.count(protocol::kPersistence) > 0;
+}
+
+DriverReport ProcessDriver::Run(const Case& c, const std::string& base_url) {
+  return Ask(c, base_url, false);
+}
+
+DriverReport ProcessDriver::RunInMemory(const Case& c, const std::string& base_url) {
+  return Ask(c, base_url, true);
+}
+
+void ProcessDriver::Cancel() {
+  cancelled_ = true;
+  std::lock_guard<std::mutex> lock(pid_mutex_);
+  if (pid_ > 0) ::kill(-pid_, SIGKILL);  // Ask() stops waiting and starts it again later
+}
+
+DriverReport ProcessDriver::Ask(const Case& c, const std::string& base_url, bool keep_in_memory) {
+  cancelled_ = false;
+  DriverReport report;
+  try {
+    Hello();
+  } catch (const std::exception& e) {
+    report.harness_error = std::string("driver: ") + e.what();
+    return report;
+  }
+  const std::size_t seq = ++seq_;
+  bool timed_out = false;
+  std::optional<std::string> line;
+  if (WriteLine(DumpJson(protocol::RunCaseMessage(c, base_url, seq, keep_in_memory)))) {
+    line = ReadLine(std::chrono::steady_clock::now() + options_.reply_timeout, timed_out);
+  }
+  if (!line) {
+    report.harness_error =
+        cancelled_  ? std::string("driver: cancelled at the case time limit; restarted")
+        : timed_out ? "driver: no answer within " + Seconds(options_.reply_timeout) + "; restarted"
+                    : "driver: it ended while running the case; restarted";
+    Stop(false);
+    return report;
+  }
+  Json message;
+  try {
+    message = ParseJson(*line);
+  } catch (const std::exception&) {
+    report.harness_error = "driver: a line that is not JSON; restarted";
+    Stop(false);
+    return report;
+  }
+  const protocol::Reply reply = protocol::ParseReply(message, seq);
+  if (const auto* garbled = std::get_if<protocol::Garbled>(&reply)) {
+    report.harness_error = "driver: " + garbled->why + "; restarted";
+    Stop(false);
+  } else if (const auto* skipped = std::get_if<protocol::Skipped>(&reply)) {
+    report.skipped = skipped->reason;
+  } else if (const auto* errored = std::get_if<protocol::Errored>(&reply)) {
+    report.harness_error = "driver errored: " + errored->context;
+  } else {
+    report = std::get<DriverReport>(reply);
+  }
+  return report;
+}
+
+}  // namespace gemini_oracle::runner

@@ -1,0 +1,67 @@
+#pragma once
+// An implementation in any language, behind its driver process: the oracle starts the driver
+// command and speaks the driver protocol (driver_protocol.h) over its standard input and
+// output. A crash, a hang or a garbled line is that case's `error` (the runner's time limit
+// makes a hang a `timeout` first); the driver is then started again for the next case.
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "oracles/runner/driver.h"
+#include "oracles/runner/driver_protocol.h"
+
+namespace gemini_oracle::runner {
+
+class ProcessDriver final : public Driver {
+ public:
+  struct Options {
+    std::string command;  // run by /bin/sh -c
+    std::chrono::milliseconds start_timeout{10000};  // for its hello
+    std::chrono::milliseconds reply_timeout{60000};  // for each case's answer
+  };
+
+  explicit ProcessDriver(Options options);
+  ~ProcessDriver() override;
+  ProcessDriver(const ProcessDriver&) = delete;
+  ProcessDriver& operator=(const ProcessDriver&) = delete;
+
+  /// Starts the driver (when it is not running) and returns its hello. Throws
+  /// std::runtime_error when it does not start or does not greet as the protocol says.
+  const protocol::Hello& Hello();
+
+  std::string Name() const override;
+  DriverReport Run(const Case& c, const std::string& base_url) override;
+  bool Persists(const Case& c) const override;
+  DriverReport RunInMemory(const Case& c, const std::string& base_url) override;
+  void Cancel() override;
+
+  /// How many times the driver process was started (1 when it never failed).
+  std::size_t Starts() const { return starts_; }
+
+ private:
+  DriverReport Ask(const Case& c, const std::string& base_url, bool keep_in_memory);
+  void Start();
+  void Stop(bool gracefully);
+  bool WriteLine(const std::string& line);
+  /// The next line, or nullopt at end of output or past the deadline (`timed_out` says which).
+  std::optional<std::string> ReadLine(std::chrono::steady_clock::time_point deadline,
+                                      bool& timed_out);
+
+  Options options_;
+  std::optional<protocol::Hello> hello_;
+  pid_t pid_ = -1;
+  int to_driver_ = -1;
+  int from_driver_ = -1;
+  std::string buffer_;
+  std::size_t seq_ = 0;
+  std::size_t starts_ = 0;
+  std::mutex pid_mutex_;  // Cancel() comes from the watchdog thread
+  std::atomic<bool> cancelled_{false};
+};
+
+}  // namespace gemini_oracle::runner

@@ -1,0 +1,99 @@
+// The driver protocol's messages: what the oracle writes and what the reference driver answers
+// validate against drivers/protocol/*.schema.json; a run_case carries no scripted answer and
+// no expectation; a reply that breaks the protocol is named without its content.
+#include "oracles/runner/driver_protocol.h"
+
+#include <gtest/gtest.h>
+
+#include "oracles/model/streamed_twin.h"
+#include "oracles/runner/case_loader.h"
+#include "oracles/runner/case_schema.h"
+#include "tests/source_root.h"
+
+namespace gemini_oracle::runner::protocol {
+namespace {
+
+using gemini_oracle::testing::SourceRoot;
+
+CaseSchema SchemaOf(const std::string& type) {
+  return CaseSchema::Load(SourceRoot() / "drivers" / "protocol" / (type + ".schema.json"));
+}
+
+std::string Violations(const CaseSchema& schema, const Json& message) {
+  std::string text;
+  for (const auto& v : schema.Validate(nlohmann::json::parse(DumpJson(message)))) {
+    text += v.pointer + ": " + v.description + "\n";
+  }
+  return text;
+}
+
+TEST(DriverProtocol, EveryRunCaseOfTheCorpusValidatesAndHidesTheScript) {
+  const auto loader = CaseLoader::FromSourceRoot(SourceRoot());
+  const auto corpus = CheckCorpus(SourceRoot() / "fixtures", loader);
+  const auto schema = SchemaOf("run_case");
+  std::size_t seq = 0;
+  for (const auto& c : model::WithStreamedTwins(corpus.cases)) {
+    const Json message = RunCaseMessage(c, "http://127.0.0.1:9/s/1", ++seq, false);
+    EXPECT_EQ(Violations(schema, message), "") << c.id;
+    for (const auto& x : message["exchanges"]) {
+      EXPECT_FALSE(x.contains("response")) << c.id;
+    }
+    EXPECT_FALSE(message.contains("expect")) << c.id;
+    // What the reference driver rebuilds runs the same exchanges.
+    const Case rebuilt = CaseOfRunMessage(message);
+    ASSERT_EQ(rebuilt.exchanges.size(), c.exchanges.size()) << c.id;
+    for (std::size_t k = 0; k < c.exchanges.size(); ++k) {
+      EXPECT_EQ(rebuilt.exchanges[k].response.stream.has_value(),
+                c.exchanges[k].response.stream.has_value());
+      EXPECT_EQ(rebuilt.exchanges[k].user, c.exchanges[k].user);
+    }
+    EXPECT_EQ(rebuilt.Suspends(), c.Suspends()) << c.id;
+  }
+  EXPECT_GT(seq, 600u);
+}
+
+TEST(DriverProtocol, OracleMessagesAndReportsValidate) {
+  EXPECT_EQ(Violations(SchemaOf("start"), StartMessage()), "");
+  EXPECT_EQ(Violations(SchemaOf("stop"), StopMessage()), "");
+  DriverReport report;
+  model::ExchangeReport er;
+  er.request_built = er.response_parsed = true;
+  er.calls.push_back(ParsedCall{"call_1", "get_weather", Json{{"city", "Paris"}}});
+  report.exchanges.push_back(er);
+  report.refusal = model::Refusal{"native_id.duplicate", "parse", 2, "duplicate id", 1, 0};
+  const Json message = ReportMessage(report, 7);
+  EXPECT_EQ(Violations(SchemaOf("report"), message), "");
+  const Reply back = ParseReply(message, 7);
+  ASSERT_TRUE(std::holds_alternative<DriverReport>(back));
+  const auto& parsed = std::get<DriverReport>(back);
+  ASSERT_EQ(parsed.exchanges.size(), 1u);
+  EXPECT_EQ(parsed.exchanges[0].calls[0].id, "call_1");
+  ASSERT_TRUE(parsed.refusal);
+  EXPECT_EQ(parsed.refusal->code, "native_id.duplicate");
+  EXPECT_EQ(parsed.refusal->exchange, 2u);
+  EXPECT_EQ(*parsed.refusal->message_index, 1u);
+}
+
+TEST(DriverProtocol, RepliesThatBreakTheProtocolAreGarbledWithoutTheirContent) {
+  EXPECT_TRUE(std::holds_alternative<Garbled>(ParseReply(Json::array(), 1)));
+  EXPECT_TRUE(std::holds_alternative<Garbled>(
+      ParseReply(Json{{"type", "report"}, {"seq", 2}, {"exchanges", Json::array()}}, 1)));
+  EXPECT_TRUE(std::holds_alternative<Garbled>(
+      ParseReply(Json{{"type", "report"}, {"seq", 1}}, 1)));
+  const Reply bad = ParseReply(
+      Json{{"type", "report"},
+           {"seq", 1},
+           {"exchanges", Json::array({Json{{"calls", Json::array({Json{{"id", "SECRET-id"}}})}}})}},
+      1);
+  ASSERT_TRUE(std::holds_alternative<Garbled>(bad));
+  EXPECT_EQ(std::get<Garbled>(bad).why.find("SECRET"), std::string::npos);
+  EXPECT_TRUE(std::holds_alternative<Skipped>(
+      ParseReply(Json{{"type", "skipped"}, {"seq", 1}, {"reason", "x"}}, 1)));
+  EXPECT_THROW(ParseHello(Json{{"type", "report"}}), std::invalid_argument);
+  EXPECT_EQ(ParseHello(Json{{"type", "hello"}, {"name", "n"}, {"capabilities", {"streaming"}}})
+                .capabilities.count("streaming"),
+            1u);
+}
+
+}  // namespace
+}  // namespace gemini_oracle::runner::protocol
