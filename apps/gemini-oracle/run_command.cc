@@ -187,17 +187,22 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     return std::make_unique<runner::ReferenceDriver>(store_settings);
   };
   if (!builtin) {
-    if (!args.store.empty()) {
-      err << "gemini-oracle run: --store is the built-in implementation's; a driver keeps its "
-             "own store\n";
+    if (!args.store.empty() || !fault.empty()) {
+      err << "gemini-oracle run: --store and --fault are the built-in implementation's; a "
+             "driver keeps its own store and runs its own code\n";
       return kExitBadInput;
     }
     runner::ProcessDriver::Options driver_options;
     driver_options.command = args.impl;
+    // The driver's answer within the case's time limit (past it the case is a timeout anyway).
+    driver_options.reply_timeout = args.case_timeout.count() > 0
+                                       ? args.case_timeout + std::chrono::seconds(1)
+                                       : std::chrono::hours(24);
     runner::ProcessDriver probe(driver_options);
     try {
       const auto& hello = probe.Hello();
       options.capabilities = hello.capabilities;
+      driver_options.capabilities = hello.capabilities;
       implementation = hello.name + (hello.version.empty() ? "" : " " + hello.version) +
                        (hello.language.empty() ? "" : " (" + hello.language + ")");
     } catch (const std::exception& e) {

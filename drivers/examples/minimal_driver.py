@@ -100,7 +100,7 @@ def run(case):
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "start":
-        send({"type": "hello", "name": "minimal-example", "version": "1",
+        send({"type": "hello", "protocol": 1, "name": "minimal-example", "version": "1",
               "language": "Python", "capabilities": []})
     elif message["type"] == "run_case":
         try:

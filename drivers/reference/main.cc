@@ -30,7 +30,11 @@ int main() {
       std::cerr << "reference driver: a line that is not JSON\n";
       return 2;
     }
-    const std::string type = message.value("type", "");
+    if (!message.is_object() || !message.contains("type") || !message["type"].is_string()) {
+      std::cerr << "reference driver: a message without a type\n";
+      return 2;
+    }
+    const std::string type = message["type"].get<std::string>();
     if (type == "start") {
       Answer(Json{{"type", "hello"},
                   {"name", "gemini-oracle-reference"},
@@ -42,7 +46,7 @@ int main() {
                                 protocol::kApprovals, protocol::kStreaming, protocol::kSnapshots,
                                 protocol::kTypedErrors})}});
     } else if (type == "run_case") {
-      const std::size_t seq = message.value("seq", std::size_t{0});
+      const Json seq = message.contains("seq") ? message["seq"] : Json(0);
       try {
         const auto c = protocol::CaseOfRunMessage(message);
         const std::string base_url = message.value("base_url", "");

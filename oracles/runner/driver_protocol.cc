@@ -1,5 +1,7 @@
 #include "oracles/runner/driver_protocol.h"
 
+#include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 namespace gemini_oracle::runner::protocol {
@@ -31,6 +33,35 @@ std::optional<std::size_t> Index(const Json& object, const char* key) {
     throw std::invalid_argument(std::string(key) + " is not a count");
   }
   return value->get<std::size_t>();
+}
+
+// Every string of the case's own content, 4 characters or longer: what a driver's text must not
+// carry into a report.
+void CollectStrings(const Json& value, std::vector<std::string>& out) {
+  if (value.is_string()) {
+    if (value.get_ref<const std::string&>().size() >= 4) out.push_back(value.get<std::string>());
+  } else if (value.is_object()) {
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      if (it.key().size() >= 4) out.push_back(it.key());
+      CollectStrings(*it, out);
+    }
+  } else if (value.is_array()) {
+    for (const auto& item : value) CollectStrings(item, out);
+  } else if (value.is_number()) {
+    const std::string text = DumpJson(value);
+    if (text.size() >= 6) out.push_back(text);
+  }
+}
+
+bool LooksLikeCode(const std::string& code) {
+  if (code.empty() || code.size() > 64) return false;
+  for (const char ch : code) {
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '.' && ch != ':' &&
+        ch != '-') {
+      return false;
+    }
+  }
+  return true;
 }
 
 DriverReport ReportOf(const Json& message) {
@@ -66,6 +97,7 @@ DriverReport ReportOf(const Json& message) {
     if (!refusal->is_object()) throw std::invalid_argument("`refusal` is not an object");
     model::Refusal r;
     r.code = StringOr(*refusal, "code");
+    if (!LooksLikeCode(r.code)) throw std::invalid_argument("a refusal code that is not a code");
     r.phase = StringOr(*refusal, "phase");
     if (r.phase != "build" && r.phase != "parse" && r.phase != "http") {
       throw std::invalid_argument("a refusal whose phase is not build, parse or http");
@@ -81,6 +113,35 @@ DriverReport ReportOf(const Json& message) {
 }
 
 }  // namespace
+
+std::string SafeDriverText(std::string text, const Case* c, std::size_t limit) {
+  std::string kept;
+  for (const char ch : text) {
+    const auto byte = static_cast<unsigned char>(ch);
+    if (byte >= 0x20 && byte != 0x7f) kept += ch;
+  }
+  if (c != nullptr) {
+    std::vector<std::string> natives;
+    CollectStrings(c->raw, natives);
+    CollectStrings(c->transcript, natives);
+    std::sort(natives.begin(), natives.end(),
+              [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+    for (const std::string& native : natives) {
+      for (std::size_t at = kept.find(native); at != std::string::npos;
+           at = kept.find(native, at + 3)) {
+        kept.replace(at, native.size(), "\u2026");
+      }
+    }
+  }
+  if (kept.size() > limit) {
+    kept.resize(limit);
+    // Not inside a UTF-8 sequence.
+    while (!kept.empty() && (static_cast<unsigned char>(kept.back()) & 0xC0) == 0x80) kept.pop_back();
+    if (!kept.empty() && static_cast<unsigned char>(kept.back()) >= 0xC0) kept.pop_back();
+    kept += "\u2026";
+  }
+  return kept;
+}
 
 std::vector<std::string> RequiredCapabilities(const Case& c) {
   std::vector<std::string> needed;
@@ -123,7 +184,9 @@ Json RunCaseMessage(const Case& c, const std::string& base_url, std::size_t seq,
                       {"features", c.features},
                       {"exchanges", exchanges},
                       {"keep_in_memory", keep_in_memory}};
-  if (const Json* model = Find(c.options, "model")) message["model"] = *model;
+  // The model the case names, else the default (INTERPRETING §5.2).
+  const Json* model = Find(c.options, "model");
+  message["model"] = model != nullptr && model->is_string() ? *model : Json("gemini-2.5-flash");
   return message;
 }
 
@@ -131,22 +194,27 @@ Hello ParseHello(const Json& message) {
   if (StringOr(message, "type") != "hello") {
     throw std::invalid_argument("the answer to start is not a hello");
   }
+  const Json* version = Find(message, "protocol");
+  if (version == nullptr || *version != Json(kVersion)) {
+    throw std::invalid_argument("a hello without protocol " + std::to_string(kVersion));
+  }
   Hello hello;
-  hello.name = StringOr(message, "name");
-  hello.version = StringOr(message, "version");
-  hello.language = StringOr(message, "language");
+  hello.name = SafeDriverText(StringOr(message, "name"), nullptr, 64);
+  hello.version = SafeDriverText(StringOr(message, "version"), nullptr, 32);
+  hello.language = SafeDriverText(StringOr(message, "language"), nullptr, 32);
   if (hello.name.empty()) throw std::invalid_argument("a hello without a name");
-  if (const Json* capabilities = Find(message, "capabilities")) {
-    if (!capabilities->is_array()) throw std::invalid_argument("`capabilities` is not a list");
-    for (const Json& capability : *capabilities) {
-      if (!capability.is_string()) throw std::invalid_argument("a capability is not a string");
-      hello.capabilities.insert(capability.get<std::string>());
-    }
+  const Json* capabilities = Find(message, "capabilities");
+  if (capabilities == nullptr || !capabilities->is_array()) {
+    throw std::invalid_argument("a hello without a `capabilities` list");
+  }
+  for (const Json& capability : *capabilities) {
+    if (!capability.is_string()) throw std::invalid_argument("a capability is not a string");
+    hello.capabilities.insert(capability.get<std::string>());
   }
   return hello;
 }
 
-Reply ParseReply(const Json& message, std::size_t seq) {
+Reply ParseReply(const Json& message, std::size_t seq, const Case& c) {
   if (!message.is_object()) return Garbled{"a line that is not a JSON object"};
   const Json* got = Find(message, "seq");
   if (got == nullptr || !got->is_number_integer() || got->get<std::int64_t>() < 0 ||
@@ -159,8 +227,12 @@ Reply ParseReply(const Json& message, std::size_t seq) {
   } catch (const std::invalid_argument& e) {
     return Garbled{std::string("a report that breaks the protocol: ") + e.what()};
   }
-  if (type == "skipped") return Skipped{StringOr(message, "reason", "no reason given")};
-  if (type == "errored") return Errored{StringOr(message, "context", "no context given")};
+  if (type == "skipped") {
+    return Skipped{SafeDriverText(StringOr(message, "reason", "no reason given"), &c)};
+  }
+  if (type == "errored") {
+    return Errored{SafeDriverText(StringOr(message, "context", "no context given"), &c)};
+  }
   return Garbled{"an answer whose type is not report, skipped or errored"};
 }
 

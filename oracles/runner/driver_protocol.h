@@ -51,7 +51,9 @@ struct Garbled {
   std::string why;
 };
 
-Hello ParseHello(const Json& message);  // throws std::invalid_argument
+/// Requires `protocol` 1 and a `capabilities` list (names it does not know are kept and never
+/// asked for); throws std::invalid_argument. Texts are made safe (SafeDriverText).
+Hello ParseHello(const Json& message);
 
 struct Skipped {
   std::string reason;
@@ -61,8 +63,15 @@ struct Errored {
 };
 using Reply = std::variant<DriverReport, Skipped, Errored, Garbled>;
 
-/// The driver's answer to `run_case` number `seq`.
-Reply ParseReply(const Json& message, std::size_t seq);
+/// The driver's answer to `run_case` number `seq` of case `c`. A refusal code must look like a
+/// code (letters, digits, `_ . : -`, at most 64); the driver's free texts (a skip's reason, an
+/// error's context) keep at most 200 printable characters with every string of the case's
+/// own content (ids, arguments, text) cut out, so that no report echoes native content.
+Reply ParseReply(const Json& message, std::size_t seq, const Case& c);
+
+/// `text` with control characters dropped, at most `limit` bytes, and every string of `c`'s
+/// content of 4 or more characters replaced by "…".
+std::string SafeDriverText(std::string text, const Case* c, std::size_t limit = 200);
 
 /// A report as the driver writes it (the reference process driver's side).
 Json ReportMessage(const DriverReport& report, std::size_t seq);

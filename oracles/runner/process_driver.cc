@@ -26,7 +26,8 @@ std::string Seconds(std::chrono::milliseconds d) {
 }  // namespace
 
 ProcessDriver::ProcessDriver(Options options) : options_(std::move(options)) {
-  // A driver that dies makes our next write fail with EPIPE instead of killing the oracle.
+  // A driver that dies makes our next write fail with EPIPE instead of killing the oracle
+  // (the HTTP code of the oracle ignores SIGPIPE as well).
   ::signal(SIGPIPE, SIG_IGN);
 }
 
@@ -34,13 +35,20 @@ ProcessDriver::~ProcessDriver() { Stop(true); }
 
 void ProcessDriver::Start() {
   int in[2], out[2];
-  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0) {
+  if (::pipe2(in, O_CLOEXEC) != 0) {
+    throw std::runtime_error(std::string("cannot make pipes: ") + std::strerror(errno));
+  }
+  if (::pipe2(out, O_CLOEXEC) != 0) {
+    ::close(in[0]);
+    ::close(in[1]);
     throw std::runtime_error(std::string("cannot make pipes: ") + std::strerror(errno));
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  // Nothing else of the oracle's (its HTTP sockets, another driver's pipes) reaches the driver.
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   const std::string command = options_.command;
   char* argv[] = {const_cast<char*>("/bin/sh"), const_cast<char*>("-c"),
                   const_cast<char*>(command.c_str()), nullptr};
@@ -66,10 +74,13 @@ void ProcessDriver::Start() {
   }
   to_driver_ = in[1];
   from_driver_ = out[0];
+  ::fcntl(to_driver_, F_SETFL, ::fcntl(to_driver_, F_GETFL) | O_NONBLOCK);
   buffer_.clear();
+  cancelled_ = false;
   ++starts_;
   // start -> hello
-  if (!WriteLine(DumpJson(protocol::StartMessage()))) {
+  if (!WriteLine(DumpJson(protocol::StartMessage()),
+                 std::chrono::steady_clock::now() + options_.start_timeout)) {
     Stop(false);
     throw std::runtime_error("the driver closed its input before `start`");
   }
@@ -100,30 +111,60 @@ void ProcessDriver::Stop(bool gracefully) {
     pid_ = -1;
   }
   if (pid <= 0) return;
-  if (gracefully && to_driver_ >= 0) WriteLine(DumpJson(protocol::StopMessage()));
+  if (gracefully && to_driver_ >= 0) {
+    WriteLine(DumpJson(protocol::StopMessage()),
+              std::chrono::steady_clock::now() + std::chrono::milliseconds(500));
+  }
   if (to_driver_ >= 0) ::close(to_driver_);
   to_driver_ = -1;
-  // A graceful driver ends on `stop` or on the end of its input; give it a moment.
-  int status = 0;
+  // A graceful driver ends on `stop` or at the end of its input; give it a moment. Whatever it
+  // started is ended with it (its process group), while its pid is not yet reaped.
+  siginfo_t info{};
   bool ended = false;
   for (int i = 0; gracefully && i < 50 && !ended; ++i) {
-    ended = ::waitpid(pid, &status, WNOHANG) == pid;
+    info.si_pid = 0;
+    ended = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+            info.si_pid == pid;
     if (!ended) ::usleep(10000);
   }
-  if (!ended) {
-    ::kill(-pid, SIGKILL);
-    ::waitpid(pid, &status, 0);
-  }
+  ::kill(-pid, SIGKILL);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
   if (from_driver_ >= 0) ::close(from_driver_);
   from_driver_ = -1;
+  buffer_.clear();
 }
 
-bool ProcessDriver::WriteLine(const std::string& line) {
+bool ProcessDriver::Ended() {
+  std::lock_guard<std::mutex> lock(pid_mutex_);
+  if (pid_ <= 0) return true;
+  siginfo_t info{};
+  return ::waitid(P_PID, static_cast<id_t>(pid_), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+         info.si_pid == pid_;
+}
+
+bool ProcessDriver::WriteLine(const std::string& line,
+                              std::chrono::steady_clock::time_point deadline) {
   const std::string text = line + "\n";
   std::size_t done = 0;
   while (done < text.size()) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0 || cancelled_) return false;
+    pollfd fds[2] = {{to_driver_, POLLOUT, 0}, {from_driver_, POLLIN, 0}};
+    const int ready = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 200)));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;
+    if (fds[1].revents & POLLIN) {  // keep its output flowing: it may write while we do
+      char chunk[65536];
+      const ssize_t n = ::read(from_driver_, chunk, sizeof chunk);
+      if (n > 0) buffer_.append(chunk, static_cast<std::size_t>(n));
+      if (buffer_.size() > kMaxLine) return false;
+    }
+    if (fds[0].revents & (POLLERR | POLLHUP)) return false;
+    if (!(fds[0].revents & POLLOUT)) continue;
     const ssize_t n = ::write(to_driver_, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
     if (n <= 0) return false;
     done += static_cast<std::size_t>(n);
   }
@@ -168,7 +209,11 @@ const protocol::Hello& ProcessDriver::Hello() {
 std::string ProcessDriver::Name() const { return hello_ ? hello_->name : options_.command; }
 
 bool ProcessDriver::Persists(const Case& c) const {
-  return c.Suspends() && hello_ && hello_->capabilities.count(protocol::kPersistence) > 0;
+  const std::set<std::string>* capabilities =
+      hello_ ? &hello_->capabilities
+             : (options_.capabilities ? &*options_.capabilities : nullptr);
+  return c.Suspends() && capabilities != nullptr &&
+         capabilities->count(protocol::kPersistence) > 0;
 }
 
 DriverReport ProcessDriver::Run(const Case& c, const std::string& base_url) {
@@ -180,14 +225,29 @@ DriverReport ProcessDriver::RunInMemory(const Case& c, const std::string& base_u
 }
 
 void ProcessDriver::Cancel() {
-  cancelled_ = true;
   std::lock_guard<std::mutex> lock(pid_mutex_);
+  if (!in_flight_) return;  // between cases (the case is being judged): nothing to end
+  cancelled_ = true;
   if (pid_ > 0) ::kill(-pid_, SIGKILL);  // Ask() stops waiting and starts it again later
 }
 
 DriverReport ProcessDriver::Ask(const Case& c, const std::string& base_url, bool keep_in_memory) {
-  cancelled_ = false;
   DriverReport report;
+  // A driver that ended between cases (or left output after its last answer) is started
+  // afresh, quietly: the new case is not to blame.
+  if (pid_ > 0 && (Ended() || !buffer_.empty())) Stop(false);
+  {
+    std::lock_guard<std::mutex> lock(pid_mutex_);
+    in_flight_ = true;
+    cancelled_ = false;
+  }
+  struct Landed {
+    ProcessDriver* self;
+    ~Landed() {
+      std::lock_guard<std::mutex> lock(self->pid_mutex_);
+      self->in_flight_ = false;
+    }
+  } landed{this};
   try {
     Hello();
   } catch (const std::exception& e) {
@@ -195,16 +255,20 @@ DriverReport ProcessDriver::Ask(const Case& c, const std::string& base_url, bool
     return report;
   }
   const std::size_t seq = ++seq_;
+  const auto deadline = std::chrono::steady_clock::now() + options_.reply_timeout;
   bool timed_out = false;
   std::optional<std::string> line;
-  if (WriteLine(DumpJson(protocol::RunCaseMessage(c, base_url, seq, keep_in_memory)))) {
-    line = ReadLine(std::chrono::steady_clock::now() + options_.reply_timeout, timed_out);
+  if (WriteLine(DumpJson(protocol::RunCaseMessage(c, base_url, seq, keep_in_memory)), deadline)) {
+    line = ReadLine(deadline, timed_out);
+  } else {
+    timed_out = std::chrono::steady_clock::now() >= deadline;
   }
   if (!line) {
     report.harness_error =
         cancelled_  ? std::string("driver: cancelled at the case time limit; restarted")
         : timed_out ? "driver: no answer within " + Seconds(options_.reply_timeout) + "; restarted"
-                    : "driver: it ended while running the case; restarted";
+        : buffer_.size() > kMaxLine ? std::string("driver: a line over 64 MiB; restarted")
+                                    : std::string("driver: it ended while running the case; restarted");
     Stop(false);
     return report;
   }
@@ -216,7 +280,7 @@ DriverReport ProcessDriver::Ask(const Case& c, const std::string& base_url, bool
     Stop(false);
     return report;
   }
-  const protocol::Reply reply = protocol::ParseReply(message, seq);
+  const protocol::Reply reply = protocol::ParseReply(message, seq, c);
   if (const auto* garbled = std::get_if<protocol::Garbled>(&reply)) {
     report.harness_error = "driver: " + garbled->why + "; restarted";
     Stop(false);

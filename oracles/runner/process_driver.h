@@ -10,6 +10,7 @@
 #include <chrono>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "oracles/runner/driver.h"
@@ -23,6 +24,9 @@ class ProcessDriver final : public Driver {
     std::string command;  // run by /bin/sh -c
     std::chrono::milliseconds start_timeout{10000};  // for its hello
     std::chrono::milliseconds reply_timeout{60000};  // for each case's answer
+    /// What the driver can do, when known before it starts (a probe's hello): lets
+    /// Persists() answer before this driver's first case.
+    std::optional<std::set<std::string>> capabilities;
   };
 
   explicit ProcessDriver(Options options);
@@ -47,7 +51,11 @@ class ProcessDriver final : public Driver {
   DriverReport Ask(const Case& c, const std::string& base_url, bool keep_in_memory);
   void Start();
   void Stop(bool gracefully);
-  bool WriteLine(const std::string& line);
+  /// Whether the driver process has ended (reaps it then).
+  bool Ended();
+  /// Writes one line before the deadline, reading the driver's output meanwhile so that
+  /// neither side blocks on a full pipe.
+  bool WriteLine(const std::string& line, std::chrono::steady_clock::time_point deadline);
   /// The next line, or nullopt at end of output or past the deadline (`timed_out` says which).
   std::optional<std::string> ReadLine(std::chrono::steady_clock::time_point deadline,
                                       bool& timed_out);
@@ -61,6 +69,7 @@ class ProcessDriver final : public Driver {
   std::size_t seq_ = 0;
   std::size_t starts_ = 0;
   std::mutex pid_mutex_;  // Cancel() comes from the watchdog thread
+  bool in_flight_ = false;  // a case is being asked (under pid_mutex_): only then Cancel() kills
   std::atomic<bool> cancelled_{false};
 };
 

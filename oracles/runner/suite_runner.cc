@@ -316,6 +316,13 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
   } catch (const std::exception& e) {
     report.harness_error = std::string("driver threw: ") + e.what();
   }
+  // A run the driver declined, kept in memory or sent whole, leaves nothing to compare with.
+  if (!report.harness_error && !report.skipped && baseline_report && baseline_report->skipped) {
+    report.skipped = "the run kept in memory: " + *baseline_report->skipped;
+  }
+  if (!report.harness_error && !report.skipped && whole_report && whole_report->skipped) {
+    report.skipped = "the run with every answer sent whole: " + *whole_report->skipped;
+  }
   if (baseline_report && baseline_report->harness_error && !report.harness_error) {
     report.harness_error = "the run kept in memory: " + *baseline_report->harness_error;
   }

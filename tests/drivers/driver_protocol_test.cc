@@ -63,7 +63,7 @@ TEST(DriverProtocol, OracleMessagesAndReportsValidate) {
   report.refusal = model::Refusal{"native_id.duplicate", "parse", 2, "duplicate id", 1, 0};
   const Json message = ReportMessage(report, 7);
   EXPECT_EQ(Violations(SchemaOf("report"), message), "");
-  const Reply back = ParseReply(message, 7);
+  const Reply back = ParseReply(message, 7, Case{});
   ASSERT_TRUE(std::holds_alternative<DriverReport>(back));
   const auto& parsed = std::get<DriverReport>(back);
   ASSERT_EQ(parsed.exchanges.size(), 1u);
@@ -75,24 +75,56 @@ TEST(DriverProtocol, OracleMessagesAndReportsValidate) {
 }
 
 TEST(DriverProtocol, RepliesThatBreakTheProtocolAreGarbledWithoutTheirContent) {
-  EXPECT_TRUE(std::holds_alternative<Garbled>(ParseReply(Json::array(), 1)));
+  EXPECT_TRUE(std::holds_alternative<Garbled>(ParseReply(Json::array(), 1, Case{})));
   EXPECT_TRUE(std::holds_alternative<Garbled>(
-      ParseReply(Json{{"type", "report"}, {"seq", 2}, {"exchanges", Json::array()}}, 1)));
+      ParseReply(Json{{"type", "report"}, {"seq", 2}, {"exchanges", Json::array()}}, 1, Case{})));
   EXPECT_TRUE(std::holds_alternative<Garbled>(
-      ParseReply(Json{{"type", "report"}, {"seq", 1}}, 1)));
+      ParseReply(Json{{"type", "report"}, {"seq", 1}}, 1, Case{})));
   const Reply bad = ParseReply(
       Json{{"type", "report"},
            {"seq", 1},
            {"exchanges", Json::array({Json{{"calls", Json::array({Json{{"id", "SECRET-id"}}})}}})}},
-      1);
+      1, Case{});
   ASSERT_TRUE(std::holds_alternative<Garbled>(bad));
   EXPECT_EQ(std::get<Garbled>(bad).why.find("SECRET"), std::string::npos);
   EXPECT_TRUE(std::holds_alternative<Skipped>(
-      ParseReply(Json{{"type", "skipped"}, {"seq", 1}, {"reason", "x"}}, 1)));
+      ParseReply(Json{{"type", "skipped"}, {"seq", 1}, {"reason", "x"}}, 1, Case{})));
   EXPECT_THROW(ParseHello(Json{{"type", "report"}}), std::invalid_argument);
-  EXPECT_EQ(ParseHello(Json{{"type", "hello"}, {"name", "n"}, {"capabilities", {"streaming"}}})
+  EXPECT_EQ(ParseHello(Json{{"type", "hello"},
+                            {"protocol", 1},
+                            {"name", "n"},
+                            {"capabilities", {"streaming"}}})
                 .capabilities.count("streaming"),
             1u);
+  EXPECT_THROW(ParseHello(Json{{"type", "hello"}, {"name", "n"}, {"capabilities", Json::array()}}),
+               std::invalid_argument);  // no protocol version
+  EXPECT_THROW(ParseHello(Json{{"type", "hello"}, {"protocol", 1}, {"name", "n"}}),
+               std::invalid_argument);  // no capabilities
+}
+
+// A driver's free text reaches reports without the case's content and without control
+// characters; a refusal code that is not a code breaks the protocol.
+TEST(DriverProtocol, DriverTextsAreMadeSafe) {
+  Case c;
+  c.raw = Json{{"exchanges", Json::array({Json{{"user", "my secret plan"},
+                                              {"then", Json{{"results", Json::array({Json{
+                                                  {"call", 0}, {"json", Json{{"id", "call_SECRET"}}}}})}}}}})}};
+  const Reply skipped = ParseReply(
+      Json{{"type", "skipped"}, {"seq", 1}, {"reason", "cannot do call_SECRET \x1b[31m now"}}, 1, c);
+  ASSERT_TRUE(std::holds_alternative<Skipped>(skipped));
+  const std::string reason = std::get<Skipped>(skipped).reason;
+  EXPECT_EQ(reason.find("SECRET"), std::string::npos) << reason;
+  EXPECT_EQ(reason.find('\x1b'), std::string::npos) << reason;
+  EXPECT_NE(reason.find("cannot do"), std::string::npos) << reason;
+  const std::string long_text(5000, 'x');
+  EXPECT_LE(SafeDriverText(long_text, nullptr).size(), 203u);
+  const Reply coded = ParseReply(
+      Json{{"type", "report"},
+           {"seq", 1},
+           {"exchanges", Json::array()},
+           {"refusal", Json{{"code", "my secret plan"}, {"phase", "build"}, {"exchange", 1}}}},
+      1, c);
+  EXPECT_TRUE(std::holds_alternative<Garbled>(coded));
 }
 
 }  // namespace

@@ -32,6 +32,7 @@ TEST(MinimalDriver, RunsTheCorpusEndToEnd) {
   ProcessDriver probe(driver_options);
   SuiteOptions options;
   options.capabilities = probe.Hello().capabilities;
+  driver_options.capabilities = options.capabilities;
   options.jobs = 2;
   const auto results = RunSuite(
       corpus.cases, loader.registry(),

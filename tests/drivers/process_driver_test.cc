@@ -61,11 +61,16 @@ TEST(ProcessDriver, EveryMisbehaviourIsThatCasesErrorAndTheDriverRestarts) {
   const auto foreign = run();
   ASSERT_TRUE(foreign.harness_error);
   EXPECT_NE(foreign.harness_error->find("seq"), std::string::npos);
+  const auto answered_then_ended = run();
+  EXPECT_FALSE(answered_then_ended.harness_error);
+  // Ended between cases (well before the next one): started again without blaming it.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
   const auto fine = run();
   EXPECT_FALSE(fine.harness_error);
   EXPECT_FALSE(fine.skipped);
-  // Started once, then again after the crash, the garbled line, the hang and the foreign seq.
-  EXPECT_EQ(driver.Starts(), 5u);
+  // Started once, then again after the crash, the garbled line, the hang, the foreign seq and
+  // the end between cases.
+  EXPECT_EQ(driver.Starts(), 6u);
 }
 
 // Cancel() (the runner's time limit) ends a hanging driver at once.

@@ -32,6 +32,7 @@ TEST(ReferenceDriverProcess, SameVerdictsAsInProcessOnTheWholeCorpus) {
   driver_options.command = GEMINI_ORACLE_REFERENCE_DRIVER;
   ProcessDriver probe(driver_options);
   options.capabilities = probe.Hello().capabilities;
+  driver_options.capabilities = options.capabilities;
   const auto through_driver = RunSuite(
       cases, loader.registry(),
       [driver_options] { return std::make_unique<ProcessDriver>(driver_options); }, options);
