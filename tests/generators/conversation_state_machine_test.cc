@@ -13,14 +13,17 @@
 namespace gemini_oracle::testing::conversation_model {
 namespace {
 
+// One SQLite file in `dir` under an ephemeral key.
+std::vector<NamedStore> SqliteStore(const std::filesystem::path& dir) {
+  const std::string url = "sqlite:" + (dir / "state.sqlite3").string();
+  const ref::Keyring keyring = ref::Keyring::Ephemeral();
+  return {{"SQLite", "sqlite", [url, keyring] { return ref::OpenStateStore(url, keyring); }}};
+}
+
 TEST(ConversationStateMachine, ReferenceAgreesWithTheModelOnSqlite) {
   TempDir dir;
   ScriptedServer server;
-  const ref::Keyring keyring = ref::Keyring::Ephemeral();
-  const std::vector<NamedStore> stores = {
-      {"SQLite", "sqlite", [&] {
-         return ref::OpenStateStore("sqlite:" + (dir.path() / "state.sqlite3").string(), keyring);
-       }}};
+  const std::vector<NamedStore> stores = SqliteStore(dir.path());
   CheckProperty([&] { CheckConversationStateMachine(server, stores); });
   std::cout << "resumed " << *stores[0].resumes << " times" << std::endl;
   EXPECT_GT(*stores[0].resumes, 0u);
@@ -84,11 +87,7 @@ TEST(ConversationStateMachine, BrokenStoreIsFalsified) {
 TEST(ConversationStateMachine, BrokenWireIsFalsified) {
   TempDir dir;
   ScriptedServer server;
-  const ref::Keyring keyring = ref::Keyring::Ephemeral();
-  const std::vector<NamedStore> stores = {
-      {"SQLite", "sqlite", [&] {
-         return ref::OpenStateStore("sqlite:" + (dir.path() / "state.sqlite3").string(), keyring);
-       }}};
+  const std::vector<NamedStore> stores = SqliteStore(dir.path());
   ::setenv("GEMINI_ORACLE_COUNTEREXAMPLES", (dir.path() / "kept").c_str(), 1);
   EXPECT_TRUE(Falsifies([&] {
     CheckConversationStateMachine(server, stores, [](Json& request) {
