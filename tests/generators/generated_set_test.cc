@@ -4,6 +4,7 @@
 // conversation suspended and resumed through SQLite after each turn.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <iostream>
 #include <sstream>
 
@@ -60,12 +61,15 @@ TEST(GeneratedSet, ThousandOfEachFamilyPassCheckAndTheGate) {
   // Every 10th case with the store after every turn (ADR-226.18).
   std::vector<runner::Case> part;
   for (std::size_t i = 0; i < corpus.cases.size(); i += 10) part.push_back(corpus.cases[i]);
-  const auto store = dir.path() / "state.sqlite3";
+  // One SQLite file per driver: two writers sharing one file can meet SQLITE_BUSY
+  // (store.unavailable), a store matter this test is not about.
+  std::atomic<int> drivers{0};
   const nlohmann::json stored = runner::RunSuite(
       part, loader.registry(),
-      [&store] {
+      [&dir, &drivers] {
         runner::ReferenceDriver::StoreSettings settings;
-        settings.url = "sqlite:" + store.string();
+        settings.url = "sqlite:" +
+                       (dir.path() / ("state-" + std::to_string(++drivers) + ".sqlite3")).string();
         return std::make_unique<runner::ReferenceDriver>(settings);
       },
       options);
