@@ -1,12 +1,19 @@
 // The SQLite backend (sqlite:PATH): one file, the embedded default. WAL journal with
 // synchronous=FULL, so a committed suspension survives a crash of the process or the machine;
 // writes take the write lock up front (BEGIN IMMEDIATE) and wait for it (busy_timeout).
+// SQLite answers "busy" without waiting where waiting could deadlock (a reader promoting its
+// lock, as the first switch to WAL does while another opener migrates); a statement outside a
+// transaction is then run again until the same time limit (ADR-226.18: never a spurious
+// store.unavailable for a store that is only in use).
 
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <chrono>
 #include <ctime>
 #include <filesystem>
 #include <system_error>
+#include <thread>
 #include <utility>
 
 #include "reference_impl/provider_error.h"
@@ -16,6 +23,26 @@ namespace gemini_oracle::ref {
 namespace {
 
 constexpr int kBusyTimeoutMs = 30000;
+
+bool IsBusy(int rc) { return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED; }
+
+// Runs `attempt` (returning a result code) again while it answers busy, outside a transaction
+// only (inside one, a retry would repeat half of it), until kBusyTimeoutMs has passed.
+template <typename Attempt>
+int RetryWhileBusy(sqlite3* db, Attempt attempt) {
+  const bool outside_transaction = sqlite3_get_autocommit(db) != 0;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  auto pause = std::chrono::milliseconds(1);
+  for (;;) {
+    const int rc = attempt();
+    if (!IsBusy(rc) || !outside_transaction || std::chrono::steady_clock::now() >= deadline) {
+      return rc;
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(50));
+  }
+}
 
 constexpr const char* kSchemaTable =
     "CREATE TABLE IF NOT EXISTS gemini_oracle_schema ("
@@ -32,8 +59,9 @@ constexpr const char* kSchemaTable =
 
 class Statement {
  public:
-  Statement(sqlite3* db, const char* sql) {
-    const int rc = sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr);
+  Statement(sqlite3* db, const char* sql) : db_(db) {
+    const int rc =
+        RetryWhileBusy(db, [&] { return sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); });
     if (rc != SQLITE_OK) Unavailable(rc);
   }
   ~Statement() { sqlite3_finalize(stmt_); }
@@ -53,7 +81,11 @@ class Statement {
 
   /// True for a row, false when done; throws on an error.
   bool Step() {
-    const int rc = sqlite3_step(stmt_);
+    const int rc = RetryWhileBusy(db_, [&] {
+      const int attempt = sqlite3_step(stmt_);
+      if (IsBusy(attempt)) sqlite3_reset(stmt_);  // bindings stay; the statement starts again
+      return attempt;
+    });
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
     last_error_ = rc;
@@ -74,6 +106,7 @@ class Statement {
   void Check(int rc) {
     if (rc != SQLITE_OK) Unavailable(rc);
   }
+  sqlite3* db_;
   sqlite3_stmt* stmt_ = nullptr;
   int last_error_ = SQLITE_OK;
 };
@@ -228,7 +261,8 @@ class SqliteBackend final : public StoreBackend {
   };
 
   void Exec(const char* sql) {
-    const int rc = sqlite3_exec(db_, sql, nullptr, nullptr, nullptr);
+    const int rc =
+        RetryWhileBusy(db_, [&] { return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr); });
     if (rc != SQLITE_OK) Unavailable(sqlite3_extended_errcode(db_));
   }
 

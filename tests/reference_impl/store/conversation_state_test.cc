@@ -66,8 +66,7 @@ TEST(ConversationState, RefusesUnknownMembersAndWrongShapes) {
       {"message not canonical", Edited([](Json& j) { j["transcript"][2]["content"] = nullptr; })},
       {"pending not text", Edited([](Json& j) { j["pending_tool_calls"][0] = 1; })},
       {"pending call dropped", Edited([](Json& j) { j["pending_tool_calls"] = Json::array(); })},
-      {"answered call pending",
-       Edited([](Json& j) { j["pending_tool_calls"].push_back("tc_1"); })},
+      {"answered call pending", Edited([](Json& j) { j["pending_tool_calls"].push_back("tc_1"); })},
       {"pending call repeated", Edited([](Json& j) {
          j["pending_tool_calls"] = Json::array({"tc_2", "tc_2"});
        })},

@@ -1,5 +1,11 @@
 // The store suite on SQLite: a file in a fresh temp folder per test (ctest label unit).
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <iostream>
+#include <vector>
+
 #include "tests/reference_impl/store/state_store_suite.h"
 
 namespace gemini_oracle::ref::testing {
@@ -32,6 +38,55 @@ TEST(SqliteStore, NotADatabaseIsUnavailable) {
   EXPECT_EQ(CodeOf([&] { OpenStateStore("sqlite:" + file.string(), Keyring::Ephemeral()); }),
             "store.unavailable");
   EXPECT_EQ(gemini_oracle::testing::ReadText(file), std::string(4096, 'j'));
+}
+
+// Opens a file no one has opened yet from several processes released at the same moment, many
+// times over: the first opens race to switch the journal to WAL and to migrate, and each must
+// wait for the others (never "store.unavailable": database is locked).
+TEST(SqliteStore, ProcessesOpeningANewFileAtOnceAllSucceed) {
+  constexpr int kRounds = 40;
+  constexpr int kProcesses = 4;
+  int failed_rounds = 0;
+  for (int round = 0; round < kRounds; ++round) {
+    gemini_oracle::testing::TempDir dir;
+    const std::string url = "sqlite:" + (dir.path() / "fresh.sqlite3").string();
+    int start[2];
+    ASSERT_EQ(pipe(start), 0);
+    std::vector<pid_t> children;
+    for (int p = 0; p < kProcesses; ++p) {
+      const pid_t pid = fork();
+      ASSERT_GE(pid, 0);
+      if (pid == 0) {
+        close(start[1]);
+        char go = 0;
+        if (read(start[0], &go, 1) < 0) _exit(3);  // released when the parent closes the pipe
+        int status = 0;
+        try {
+          auto store = OpenStateStore(url, Keyring::Ephemeral());
+          const std::string id = "writer-" + std::to_string(p);
+          store->Suspend(id, ConversationState{}, 0);
+          store->Resume(id);
+        } catch (const std::exception& e) {
+          std::cerr << "round " << round << ", writer " << p << ": " << e.what() << "\n";
+          status = 1;
+        }
+        _exit(status);
+      }
+      children.push_back(pid);
+    }
+    close(start[0]);
+    close(start[1]);  // every child's read returns now
+    bool round_failed = false;
+    for (const pid_t pid : children) {
+      int status = 0;
+      ASSERT_EQ(waitpid(pid, &status, 0), pid);
+      round_failed |= !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    failed_rounds += round_failed ? 1 : 0;
+    EXPECT_EQ(OpenStateStore(url, Keyring::Ephemeral())->ConversationIds().size(),
+              static_cast<std::size_t>(kProcesses));
+  }
+  EXPECT_EQ(failed_rounds, 0) << "of " << kRounds << " rounds";
 }
 
 }  // namespace

@@ -258,6 +258,41 @@ TEST_P(StateStoreSuite, RacingProcessesLoseNoUpdate) {
   for (const auto& [text, count] : texts) EXPECT_EQ(count, 1) << text;
 }
 
+// Opens, writes and closes over and over from several processes, starting on a store no one
+// has opened yet: each open (the first one's journal-mode change and migration, a last close's
+// checkpoint) must wait for the others, never fail "store.unavailable" (ADR-226.18).
+TEST_P(StateStoreSuite, ProcessesOpeningAndClosingEachTimeAllSucceed) {
+  constexpr int kProcesses = 4;
+  constexpr int kRounds = 30;
+  std::vector<pid_t> children;
+  for (int p = 0; p < kProcesses; ++p) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      int status = 0;
+      try {
+        for (int r = 0; r < kRounds; ++r) {
+          const std::string id = "p" + std::to_string(p) + "r" + std::to_string(r);
+          Open()->Suspend(id, SmallState(id), 0);
+          if (UserTexts(Open()->Resume(id).state).count(id) != 1) status = 2;
+        }
+      } catch (const std::exception& e) {
+        std::cerr << "writer " << p << ": " << e.what() << "\n";
+        status = 1;
+      }
+      _exit(status);
+    }
+    children.push_back(pid);
+  }
+  for (const pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        << "a writer process failed (status " << status << ")";
+  }
+  EXPECT_EQ(Open()->ConversationIds().size(), static_cast<std::size_t>(kProcesses * kRounds));
+}
+
 // Refuses a ciphertext with one flipped byte as tampered, and leaves the row alone.
 TEST_P(StateStoreSuite, FlippedCiphertextByteIsTampered) {
   auto store = Open();

@@ -126,7 +126,8 @@ TEST_P(StateStoreSuite, KilledWriterLeavesOldOrNewState) {
         break;
       } catch (const ProviderError& e) {
         ASSERT_EQ(e.code(), "store.conflict") << "iteration " << i;
-        ASSERT_LT(attempt, 20) << "the row kept moving after the writer was killed, iteration " << i;
+        ASSERT_LT(attempt, 20) << "the row kept moving after the writer was killed, iteration "
+                               << i;
         ++late_commits;
         usleep(10000);
       }
@@ -147,9 +148,9 @@ TEST_P(StateStoreSuite, KilledWriterLeavesOldOrNewState) {
   RecordProperty("seconds", std::to_string(seconds));
   RecordProperty("write_seconds", std::to_string(write_seconds));
   std::cout << GetParam().name << " crash test: " << iterations << " kills in " << seconds
-            << " s; the child had committed at least one write before " << advanced
-            << " of them; " << late_commits << " late commits of a killed writer; final version "
-            << version << "; one write took " << write_seconds << " s" << std::endl;
+            << " s; the child had committed at least one write before " << advanced << " of them; "
+            << late_commits << " late commits of a killed writer; final version " << version
+            << "; one write took " << write_seconds << " s" << std::endl;
 }
 
 }  // namespace
