@@ -13,18 +13,25 @@ namespace {
 constexpr const char* kStyle = R"(body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}
 table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:.2em .6em;text-align:left}
 td.n{text-align:right}code{font:12px ui-monospace,monospace;background:#f4f4f4;padding:0 .2em}
-.pass{color:#176f2c}.fail,.error,.timeout{color:#b00020;font-weight:bold}
+.pass{color:#176f2c}.fail,.error,.timeout,.unexpected_pass{color:#b00020;font-weight:bold}
 .skipped,.known,.implementation_defined{color:#8a6d00}section{margin-bottom:1.5em})";
 
-constexpr const char* kSummaryKeys[] = {"total",    "passed",  "failed", "errors",
-                                        "timeouts", "skipped", "known",  "implementation_defined"};
+constexpr const char* kSummaryKeys[] = {"total",
+                                        "passed",
+                                        "failed",
+                                        "errors",
+                                        "timeouts",
+                                        "skipped",
+                                        "known",
+                                        "implementation_defined",
+                                        "unexpected_passes"};
 
 std::string Code(const std::string& text) { return "<code>" + HtmlEscape(text) + "</code>"; }
 
 // Verdicts become class names; anything outside the closed set gets none.
 std::string VerdictClass(const std::string& verdict) {
-  for (std::string_view known :
-       {kPass, kFail, kError, kTimeout, kSkipped, kKnown, kImplementationDefined}) {
+  for (std::string_view known : {kPass, kFail, kError, kTimeout, kSkipped, kKnown,
+                                 kImplementationDefined, kUnexpectedPass}) {
     if (verdict == known) return std::string(known);
   }
   return "";

@@ -21,9 +21,15 @@ bool Gates(const nlohmann::json& result) {
 }
 
 nlohmann::json SummarizeResults(const nlohmann::json& results) {
-  nlohmann::json summary = {
-      {"total", 0},    {"passed", 0},  {"failed", 0}, {"errors", 0},
-      {"timeouts", 0}, {"skipped", 0}, {"known", 0},  {"implementation_defined", 0}};
+  nlohmann::json summary = {{"total", 0},
+                            {"passed", 0},
+                            {"failed", 0},
+                            {"errors", 0},
+                            {"timeouts", 0},
+                            {"skipped", 0},
+                            {"known", 0},
+                            {"implementation_defined", 0},
+                            {"unexpected_passes", 0}};
   if (!results.is_array()) return summary;
   for (const auto& result : results) {
     const std::string verdict = VerdictOf(result);
@@ -40,6 +46,8 @@ nlohmann::json SummarizeResults(const nlohmann::json& results) {
       key = "known";
     } else if (verdict == kImplementationDefined) {
       key = "implementation_defined";
+    } else if (verdict == kUnexpectedPass) {
+      key = "unexpected_passes";
     }
     summary[key] = summary[key].get<std::int64_t>() + 1;
     summary["total"] = summary["total"].get<std::int64_t>() + 1;

@@ -20,13 +20,16 @@ inline constexpr std::string_view kTimeout = "timeout";
 inline constexpr std::string_view kSkipped = "skipped";
 inline constexpr std::string_view kKnown = "known";
 inline constexpr std::string_view kImplementationDefined = "implementation_defined";
+/// A case an expectations file lists as a known failure that passed (`run --expect`): it gates,
+/// so the list only shrinks.
+inline constexpr std::string_view kUnexpectedPass = "unexpected_pass";
 
-/// True when the result's verdict blocks the gate: fail, error or timeout. A result without
+/// True when the result's verdict blocks the gate: fail, error, timeout or unexpected_pass. A result without
 /// a known verdict gates too, because it can only come from a harness bug.
 bool Gates(const nlohmann::json& result);
 
 /// Counts of a results array: total, passed, failed, errors, timeouts, skipped, known,
-/// implementation_defined. An unknown or missing verdict counts as an error.
+/// implementation_defined, unexpected_passes. An unknown or missing verdict counts as an error.
 nlohmann::json SummarizeResults(const nlohmann::json& results);
 
 /// {"json_schema_version", "context", "summary" (from the results), "results"}.

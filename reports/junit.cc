@@ -21,7 +21,7 @@ struct Counts {
     ++tests;
     milliseconds += NumberField(result, "duration_ms");
     const std::string verdict = StringField(result, "verdict");
-    if (verdict == kFail) {
+    if (verdict == kFail || verdict == kUnexpectedPass) {
       ++failures;
     } else if (verdict == kSkipped || verdict == kKnown || verdict == kImplementationDefined) {
       ++skipped;
@@ -70,9 +70,9 @@ void WriteCase(const nlohmann::json& result, const std::string& folder, std::ost
   out << ">\n";
   const std::string body = XmlEscape(Details(result));
   const std::string sent = SentText(result);
-  if (verdict == kFail) {
+  if (verdict == kFail || verdict == kUnexpectedPass) {
     out << "      <failure message=\"" << XmlEscape(reason.empty() ? verdict : reason)
-        << "\" type=\"fail\">" << body << "</failure>\n";
+        << "\" type=\"" << verdict << "\">" << body << "</failure>\n";
     if (!sent.empty()) out << "      <system-out>" << XmlEscape(sent) << "</system-out>\n";
   } else if (verdict == kSkipped || verdict == kKnown || verdict == kImplementationDefined) {
     out << "      <skipped message=\""

@@ -10,8 +10,15 @@
 namespace gemini_oracle::reports {
 namespace {
 
-constexpr const char* kSummaryKeys[] = {"total",    "passed",  "failed", "errors",
-                                        "timeouts", "skipped", "known",  "implementation_defined"};
+constexpr const char* kSummaryKeys[] = {"total",
+                                        "passed",
+                                        "failed",
+                                        "errors",
+                                        "timeouts",
+                                        "skipped",
+                                        "known",
+                                        "implementation_defined",
+                                        "unexpected_passes"};
 
 std::string Count(const nlohmann::json& summary, const char* key) {
   const auto it = summary.is_object() ? summary.find(key) : summary.end();

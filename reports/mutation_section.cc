@@ -42,10 +42,10 @@ Section Read(const nlohmann::json& mutation) {
   s.headline = !mutation.contains("score") || !mutation["score"].is_number()
                    ? std::string("No mutation score: the run stopped before the faults ran.")
                    : "Mutation score " + Percent(NumberField(mutation, "score")) + ": " +
-               count("killed") + " killed, " + count("survived") + " survived, " +
-               count("runtime_errors") + " runtime errors, " + count("timeouts") +
-               " timeouts of " + count("total") + " faults (" + count("equivalent") +
-               " equivalent, not counted).";
+                         count("killed") + " killed, " + count("survived") + " survived, " +
+                         count("runtime_errors") + " runtime errors, " + count("timeouts") +
+                         " timeouts of " + count("total") + " faults (" + count("equivalent") +
+                         " equivalent, not counted).";
   s.stop = StringField(mutation, "stop_reason");
   if (mutation.contains("canary") && mutation["canary"].is_object()) {
     s.rows.push_back(mutation["canary"]);
@@ -66,9 +66,9 @@ Section Read(const nlohmann::json& mutation) {
   }
   for (const auto& entry : mutation.value("unproven_must_clauses", nlohmann::json::array())) {
     const std::string reason = StringField(entry, "reason");
-    s.problems.push_back("must-clause " + StringField(entry, "clause") +
-                         (reason.empty() ? " is proven by no killed fault"
-                                         : " cannot be proven yet: " + reason));
+    s.problems.push_back(
+        "must-clause " + StringField(entry, "clause") +
+        (reason.empty() ? " is proven by no killed fault" : " cannot be proven yet: " + reason));
   }
   return s;
 }
@@ -119,8 +119,8 @@ void WriteMutationMarkdown(const nlohmann::json& mutation, std::ostream& out) {
     out << "### Equivalent faults (not counted)\n\n";
     for (const auto& row : s.equivalent) {
       out << "- " << MarkdownCode(StringField(row, "id")) << " ("
-          << MarkdownEscape(StringField(row, "status")) << "): "
-          << MarkdownEscape(StringField(row, "equivalent")) << "\n";
+          << MarkdownEscape(StringField(row, "status"))
+          << "): " << MarkdownEscape(StringField(row, "equivalent")) << "\n";
     }
     out << "\n";
   }
@@ -144,8 +144,7 @@ void WriteMutationHtml(const nlohmann::json& mutation, std::ostream& out) {
         << HtmlEscape(Where(row)) << "</code></td><td class=\""
         << (status == "Killed" ? "pass" : "fail") << "\">" << HtmlEscape(status) << "</td><td>"
         << HtmlEscape(KilledBy(row)) << "</td><td>"
-        << HtmlEscape(Join(row.value("proven_clauses", nlohmann::json::array())))
-        << "</td></tr>\n";
+        << HtmlEscape(Join(row.value("proven_clauses", nlohmann::json::array()))) << "</td></tr>\n";
   }
   out << "</table>\n";
   if (!s.bug_pairs.empty()) {
@@ -154,7 +153,8 @@ void WriteMutationHtml(const nlohmann::json& mutation, std::ostream& out) {
     for (const auto& row : s.bug_pairs) {
       const auto bug = row.value("bug", nlohmann::json::object());
       const bool killed = bug.value("killed", false);
-      out << "<tr><td>" << HtmlEscape(StringField(bug, "project") + ": " + StringField(bug, "report"))
+      out << "<tr><td>"
+          << HtmlEscape(StringField(bug, "project") + ": " + StringField(bug, "report"))
           << "</td><td><code>" << HtmlEscape(StringField(row, "id")) << "</code></td><td><code>"
           << HtmlEscape(StringField(bug, "case")) << "</code></td><td class=\""
           << (killed ? "pass" : "fail") << "\">" << (killed ? "yes" : "no") << "</td></tr>\n";

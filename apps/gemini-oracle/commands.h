@@ -31,7 +31,9 @@ struct RunArgs {
   bool strict = false;
   std::string profile = "adr";  // checks::Profile: adr | gemini
   unsigned jobs = 1;
-  std::string shard = "1/1";
+  /// "i/n"; empty: the test runner's TEST_SHARD_INDEX (0-based) and TEST_TOTAL_SHARDS, as
+  /// Bazel sets them, else 1/1.
+  std::string shard;
   bool fail_fast = false;
   std::optional<std::size_t> max_fail;
   std::optional<std::uint64_t> seed;              // default: from the clock, printed
@@ -50,6 +52,8 @@ struct RunArgs {
   /// The implementation: "builtin" (the in-process reference) or a driver command speaking the
   /// driver protocol (fixtures/INTERPRETING.md §15), run by /bin/sh -c.
   std::string impl = "builtin";
+  /// The implementation's known failures (INTERPRETING §15.3); empty: none.
+  std::filesystem::path expect;
 };
 int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err);
 

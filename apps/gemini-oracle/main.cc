@@ -78,8 +78,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"adr", "gemini"}))
       ->capture_default_str();
   run_cmd->add_option("--jobs,-j", run.jobs, "Cases in parallel")->check(CLI::Range(1u, 256u));
-  run_cmd->add_option("--shard", run.shard, "Run shard i of n (stable by case id)")
-      ->capture_default_str();
+  run_cmd->add_option("--shard", run.shard,
+                      "Run shard i of n (stable by case id; default: TEST_SHARD_INDEX and "
+                      "TEST_TOTAL_SHARDS when a test runner sets them, else 1/1)");
   run_cmd->add_flag("--fail-fast", run.fail_fast, "Stop after the first gating result");
   run_cmd->add_flag("!--no-twins", run.twins,
                     "Run the cases only as written, without their streamed twins "
@@ -102,6 +103,10 @@ int main(int argc, char** argv) {
                       "The implementation: builtin (the in-process reference) or a driver command "
                       "speaking the driver protocol (fixtures/INTERPRETING.md §15)")
       ->capture_default_str();
+  run_cmd->add_option("--expect", run.expect,
+                      "The implementation's known failures (JSON: {implementation, known: [{id, "
+                      "reason, link}]}): listed failures are `known`, a listed pass gates as "
+                      "`unexpected_pass`");
   std::string run_key_file;
   run_cmd->add_option("--store", run.store,
                       "Suspend and resume every conversation after every turn through this store: "

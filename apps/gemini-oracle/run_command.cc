@@ -1,21 +1,25 @@
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include "apps/gemini-oracle/commands.h"
 #include "apps/gemini-oracle/store_settings.h"
 #include "oracles/model/streamed_twin.h"
 #include "oracles/runner/case_loader.h"
+#include "oracles/runner/expectations.h"
 #include "oracles/runner/process_driver.h"
 #include "oracles/runner/reference_driver.h"
 #include "oracles/runner/suite_runner.h"
-#include "reports/index.h"
 #include "reference_impl/fault.h"
 #include "reference_impl/store/state_store.h"
+#include "reports/index.h"
 #include "reports/write_all.h"
 
 namespace gemini_oracle::cli {
@@ -59,15 +63,55 @@ std::uint64_t ClockSeed() {
          1000000007ULL;
 }
 
+// The shard to run: --shard, else the one a test runner names (TEST_SHARD_INDEX is 0-based,
+// as Bazel and others set it), else 1/1. Writes the shard status file a runner asks for, which
+// says the program honours sharding. nullopt (with a message) when malformed.
+std::optional<runner::Shard> ShardToRun(const std::string& given, std::string& text,
+                                        std::ostream& err) {
+  if (!given.empty()) {
+    text = given;
+    auto shard = runner::ParseShard(given);
+    if (!shard) {
+      err << "gemini-oracle run: --shard takes i/n with 1 <= i <= n, got '" << given << "'\n";
+    }
+    return shard;
+  }
+  const char* index = std::getenv("TEST_SHARD_INDEX");
+  const char* total = std::getenv("TEST_TOTAL_SHARDS");
+  const bool has_index = index != nullptr && *index != '\0';
+  const bool has_total = total != nullptr && *total != '\0';
+  if (!has_index && !has_total) {
+    text = "1/1";
+    return runner::Shard{};
+  }
+  const auto whole = [](const char* digits) -> std::optional<std::size_t> {
+    const std::string s(digits == nullptr ? "" : digits);
+    if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) {
+      return std::nullopt;
+    }
+    return static_cast<std::size_t>(std::stoul(s));
+  };
+  const auto i = whole(index);
+  const auto n = whole(total);
+  if (!has_index || !has_total || !i || !n || *n == 0 || *i >= *n) {
+    err << "gemini-oracle run: TEST_SHARD_INDEX and TEST_TOTAL_SHARDS must both be set, "
+           "0 <= index < total\n";
+    return std::nullopt;
+  }
+  if (const char* status = std::getenv("TEST_SHARD_STATUS_FILE"); status && *status) {
+    std::ofstream touch(status, std::ios::app);
+  }
+  text = std::to_string(*i + 1) + "/" + std::to_string(*n);
+  return runner::Shard{*i + 1, *n};
+}
+
 }  // namespace
 
 int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   int status = 0;
-  const auto shard = runner::ParseShard(args.shard);
-  if (!shard) {
-    err << "gemini-oracle run: --shard takes i/n with 1 <= i <= n, got '" << args.shard << "'\n";
-    return kExitBadInput;
-  }
+  std::string shard_text;
+  const auto shard = ShardToRun(args.shard, shard_text, err);
+  if (!shard) return kExitBadInput;
   // A fault this build lacks is refused: the run would silently be a baseline run.
   try {
     ref::fault::SetActiveFromEnvironment();
@@ -97,6 +141,26 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     err << "gemini-oracle run: " << e.what() << "\n";
     return kExitBadInput;
   }
+  // Known failures: a file with any problem, or listing a case the corpus lacks, stops the run
+  // before anything runs (a stale list would hide nothing, but must not pass unnoticed).
+  std::optional<runner::Expectations> expectations;
+  if (!args.expect.empty()) {
+    auto load = runner::LoadExpectations(args.expect);
+    if (load.ok()) {
+      std::set<std::string> ids;
+      for (const auto& c : model::WithStreamedTwins(corpus.cases)) ids.insert(c.id);
+      load.diagnostics = runner::UnknownCaseDiagnostics(load.expectations, ids);
+    }
+    if (!load.ok()) {
+      for (auto d : load.diagnostics) {
+        d.file = DisplayPath(d.file);
+        err << runner::FormatDiagnostic(d) << "\n";
+      }
+      err << "gemini-oracle run: --expect: the expectations file has problems; nothing ran\n";
+      return kExitBadInput;
+    }
+    expectations = std::move(load.expectations);
+  }
   // A bad fixture is reported (here and in every report) and never counts as a pass; the
   // rest still runs.
   for (auto d : corpus.diagnostics) {
@@ -116,7 +180,9 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   if (!store) return status;
   const std::uint64_t seed = args.seed.value_or(ClockSeed());
   out << "gemini-oracle run: " << selected.size() << " cases, seed " << seed << ", jobs "
-      << args.jobs << ", shard " << shard->index << "/" << shard->count << "\n";
+      << args.jobs << ", shard " << shard->index << "/" << shard->count
+      << (args.shard.empty() && shard->count > 1 ? " (TEST_SHARD_INDEX/TEST_TOTAL_SHARDS)" : "")
+      << "\n";
   if (!fault.empty()) {
     out << "gemini-oracle run: fault " << fault
         << " is active: these verdicts judge a deliberately broken implementation\n";
@@ -213,7 +279,9 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     // process names itself so and keeps them gating.
     options.beyond_gates = probe.Hello().name == "gemini-oracle-reference";
     out << "gemini-oracle run: implementation " << implementation << "\n";
-    make_driver = [driver_options] { return std::make_unique<runner::ProcessDriver>(driver_options); };
+    make_driver = [driver_options] {
+      return std::make_unique<runner::ProcessDriver>(driver_options);
+    };
   }
   nlohmann::json results =
       selected.empty() ? nlohmann::json::array()
@@ -227,6 +295,7 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   std::stable_sort(results.begin(), results.end(), [](const auto& a, const auto& b) {
     return a["id"].template get<std::string>() < b["id"].template get<std::string>();
   });
+  if (expectations) runner::ApplyExpectations(*expectations, results);
 
   nlohmann::json context = nlohmann::json::object();
   context["tool"] = "gemini-oracle";
@@ -242,7 +311,12 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   context["strict"] = args.strict;
   context["profile"] = std::string(checks::ToString(options.profile));
   context["filter"] = args.filter;
-  context["shard"] = args.shard;
+  context["shard"] = shard_text;
+  if (expectations) {
+    context["expectations"] = {{"file", DisplayPath(expectations->file)},
+                               {"implementation", expectations->implementation},
+                               {"listed", expectations->known.size()}};
+  }
   context["jobs"] = args.jobs;
   context["case_timeout_ms"] = args.case_timeout.count();
   context["bad_fixtures"] = bad.size();
@@ -263,14 +337,14 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   const auto count = [&](const char* key) { return s.value(key, std::size_t{0}); };
   // Bad fixtures are errors in the reports, but their exit bit is the bad-input one.
   if (count("errors") > bad.size() || count("timeouts") > 0) status |= kExitHarness;
-  if (count("failed") > 0) status |= kExitConformance;
+  if (count("failed") > 0 || count("unexpected_passes") > 0) status |= kExitConformance;
   out << "reports: " << DisplayPath(args.report_dir)
       << "/{index.json,junit.xml,summary.md,summary.html}\n";
   out << "gemini-oracle: " << count("passed") << " passed, " << count("failed") << " failed, "
       << count("skipped") << " skipped, " << count("implementation_defined")
       << " implementation-defined, " << count("errors") << " errors (" << bad.size()
-      << " bad fixtures), " << count("timeouts") << " timeouts, " << count("known") << " known; "
-      << count("total") << " in all\n";
+      << " bad fixtures), " << count("timeouts") << " timeouts, " << count("known") << " known, "
+      << count("unexpected_passes") << " unexpected passes; " << count("total") << " in all\n";
   return status;
 }
 

@@ -19,10 +19,11 @@
 namespace gemini_oracle::cli {
 namespace {
 
-using gemini_oracle::testing::SourceRoot;
 using gemini_oracle::testing::ReadText;
+using gemini_oracle::testing::SourceRoot;
 using gemini_oracle::testing::TempDir;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 constexpr const char* kGoodCase = R"({
   "description": "Empty args replay as an empty object",
@@ -139,7 +140,7 @@ TEST(RunCommand, BadFixtureIsReportedAndTheRestRuns) {
   EXPECT_THAT(c.err, HasSubstr("y_broken.json:1:"));
   EXPECT_THAT(c.out, HasSubstr("gemini-oracle: 1 passed, 0 failed, 0 skipped, "
                                "0 implementation-defined, 1 errors (1 bad fixtures), "
-                               "0 timeouts, 0 known; 2 in all"));
+                               "0 timeouts, 0 known, 0 unexpected passes; 2 in all"));
   for (const char* file : {"index.json", "junit.xml", "summary.md", "summary.html"}) {
     EXPECT_TRUE(std::filesystem::exists(reports.path() / file)) << file;
   }
@@ -264,6 +265,94 @@ TEST(RunCommand, WireViolationFailsTheGate) {
   EXPECT_THAT(c.err, HasSubstr("wire-violation"));
 }
 
+// --expect: a listed failure is `known` and does not gate; a listed case that passes is an
+// `unexpected_pass` that gates; the reason and link reach the index.
+TEST(RunCommand, ExpectationsTurnListedFailuresKnownAndListedPassesUnexpected) {
+  TempDir dir, reports, lists;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  dir.Write("adr-224/y_wrong_expectation.json",
+            Replace(kGoodCase, R"("equals": {})", R"("equals": [])"));
+  RunArgs args;
+  args.twins = false;
+  args.expect = lists.Write("known.json", R"({"implementation": "example", "known": [
+    {"id": "adr-224/y_wrong_expectation", "reason": "sends a list", "link": "https://example.invalid/1"}]})");
+  Captured c = RunCli(dir, reports.path(), args);
+  EXPECT_EQ(c.status, 0) << c.out << c.err;
+  EXPECT_THAT(c.out, HasSubstr("1 passed, 0 failed"));
+  EXPECT_THAT(c.out, HasSubstr("1 known, 0 unexpected passes"));
+  const auto index = nlohmann::json::parse(ReadText(reports.path() / "index.json"));
+  const auto& known = index["results"][1];
+  EXPECT_EQ(known["id"], "adr-224/y_wrong_expectation");
+  EXPECT_EQ(known["verdict"], "known");
+  EXPECT_EQ(known["expected"]["verdict"], "fail");
+  EXPECT_EQ(known["expected"]["link"], "https://example.invalid/1");
+  EXPECT_EQ(index["context"]["expectations"]["listed"], 1);
+
+  args.expect = lists.Write("stale.json", R"({"known": [
+    {"id": "adr-224/y_good", "reason": "used to fail"}]})");
+  c = RunCli(dir, reports.path(), args);
+  EXPECT_EQ(c.status, kExitConformance) << c.out << c.err;
+  EXPECT_THAT(c.out, HasSubstr("1 unexpected passes"));
+  EXPECT_THAT(ReadText(reports.path() / "junit.xml"), HasSubstr("type=\"unexpected_pass\""));
+}
+
+// --expect refuses, before running anything, a file naming a case the corpus lacks, a
+// malformed one and an entry without a reason, each with file:line:column and rule.
+TEST(RunCommand, BadExpectationsFileStopsTheRun) {
+  TempDir dir, reports, lists;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  const struct {
+    const char* text;
+    const char* rule;
+  } bad[] = {
+      {R"({"known": [{"id": "adr-224/y_gone", "reason": "r"}]})", "expect.unknown_case"},
+      {"{\"known\": [\n  {\"id\": }]}", "expect.json"},
+      {R"({"known": [{"id": "adr-224/y_good"}]})", "expect.reason"},
+      {R"({"known": [{"id": "adr-224/y_good", "reason": "r"}, {"id": "adr-224/y_good", "reason": "r"}]})",
+       "expect.duplicate"},
+      {R"({"known": [], "extra": 1})", "expect.member"},
+  };
+  for (const auto& b : bad) {
+    RunArgs args;
+    args.expect = lists.Write("bad.json", b.text);
+    const Captured c = RunCli(dir, reports.path(), args);
+    EXPECT_EQ(c.status, kExitBadInput) << b.text;
+    EXPECT_THAT(c.err, HasSubstr("bad.json:")) << b.text;
+    EXPECT_THAT(c.err, HasSubstr(b.rule)) << c.err;
+    EXPECT_THAT(c.out, Not(HasSubstr("passed"))) << "nothing runs: " << c.out;
+  }
+}
+
+// Without --shard, the shard a test runner names (TEST_SHARD_INDEX is 0-based) is run and its
+// status file written; a half-set or out-of-range pair is refused.
+TEST(RunCommand, ShardFromTestRunnerVariables) {
+  TempDir dir, reports, status_dir;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  const auto status_file = status_dir.path() / "shard-status";
+  setenv("TEST_SHARD_INDEX", "1", 1);
+  setenv("TEST_TOTAL_SHARDS", "3", 1);
+  setenv("TEST_SHARD_STATUS_FILE", status_file.c_str(), 1);
+  Captured c = RunCli(dir, reports.path());
+  EXPECT_EQ(c.status, 0) << c.err;
+  EXPECT_THAT(c.out, HasSubstr("shard 2/3 (TEST_SHARD_INDEX/TEST_TOTAL_SHARDS)"));
+  EXPECT_TRUE(std::filesystem::exists(status_file));
+  EXPECT_EQ(nlohmann::json::parse(ReadText(reports.path() / "index.json"))["context"]["shard"],
+            "2/3");
+  RunArgs explicit_shard;
+  explicit_shard.shard = "1/1";
+  c = RunCli(dir, reports.path(), explicit_shard);
+  EXPECT_THAT(c.out, HasSubstr("shard 1/1\n")) << "--shard wins over the variables";
+  setenv("TEST_SHARD_INDEX", "3", 1);
+  EXPECT_EQ(RunCli(dir, reports.path()).status, kExitBadInput);
+  unsetenv("TEST_SHARD_INDEX");
+  c = RunCli(dir, reports.path());
+  EXPECT_EQ(c.status, kExitBadInput);
+  EXPECT_THAT(c.err, HasSubstr("TEST_SHARD_INDEX and TEST_TOTAL_SHARDS must both be set"));
+  unsetenv("TEST_TOTAL_SHARDS");
+  unsetenv("TEST_SHARD_STATUS_FILE");
+  EXPECT_EQ(RunCli(dir, reports.path()).status, 0);
+}
+
 // Refuses a malformed --shard and a selection that leaves nothing to check.
 TEST(RunCommand, UsageErrorsAreBadInput) {
   TempDir dir, reports;
@@ -299,7 +388,8 @@ TEST(RunCommand, UnknownFaultIsBadInput) {
 TEST(RunCommand, StoreSuspendsEveryConversation) {
   TempDir dir, reports, state;
   dir.Write("adr-224/y_good.json", kGoodCase);
-  const std::filesystem::path key = state.Write("state.key", "# test key\n" + std::string(64, 'a') + "\n");
+  const std::filesystem::path key =
+      state.Write("state.key", "# test key\n" + std::string(64, 'a') + "\n");
   RunArgs args;
   args.store = "sqlite:" + (state.path() / "s.sqlite3").string();
   args.store_key_file = key;
@@ -319,7 +409,7 @@ TEST(RunCommand, BadStoreSettingsAreBadInput) {
   TempDir dir, reports, state;
   dir.Write("adr-224/y_good.json", kGoodCase);
   for (const std::string& url : {std::string("postgres://x/y"), std::string("sqlite:"),
-                                std::string("mariadb://user:s3cr3t-pw@127.0.0.1:3306/db")}) {
+                                 std::string("mariadb://user:s3cr3t-pw@127.0.0.1:3306/db")}) {
     RunArgs args;
     args.store = url;
     const Captured c = RunCli(dir, reports.path(), args);
@@ -406,9 +496,9 @@ TEST(StoreCommand, MissingSqliteStoreIsNotCreated) {
   const auto missing = state.path() / "typo.sqlite3";
   for (const std::string action : {"info", "rekey"}) {
     std::ostringstream out, action_err;
-    EXPECT_EQ(StoreCommand(StoreArgs{action, "sqlite:" + missing.string(), key_file}, out,
-                           action_err),
-              kExitBadInput);
+    EXPECT_EQ(
+        StoreCommand(StoreArgs{action, "sqlite:" + missing.string(), key_file}, out, action_err),
+        kExitBadInput);
     EXPECT_THAT(action_err.str(), HasSubstr("[store.not_found]"));
     EXPECT_THAT(action_err.str(), HasSubstr("never creates a store"));
     EXPECT_FALSE(std::filesystem::exists(missing));
@@ -431,9 +521,9 @@ TEST(StoreCommand, ForeignSqliteDatabaseIsLeftAsItWas) {
   const std::string before = ReadText(foreign);
   for (const std::string action : {"info", "rekey"}) {
     std::ostringstream out, action_err;
-    EXPECT_EQ(StoreCommand(StoreArgs{action, "sqlite:" + foreign.string(), key_file}, out,
-                           action_err),
-              kExitBadInput);
+    EXPECT_EQ(
+        StoreCommand(StoreArgs{action, "sqlite:" + foreign.string(), key_file}, out, action_err),
+        kExitBadInput);
     EXPECT_THAT(action_err.str(), HasSubstr("[store.not_found]"));
   }
   EXPECT_TRUE(ReadText(foreign) == before);
@@ -497,11 +587,11 @@ TEST(ClausesCommand, MutationReportProvesClauses) {
   ClausesArgs args;
   args.source_root = SourceRoot();
   args.fixtures = SourceRoot() / "fixtures";
-  args.mutants_report =
-      dir.Write("mutants.json",
-                MutationReport(mutants::SourceFingerprint(SourceRoot(), SourceRoot() / "fixtures",
-                                                          SourceRoot() / "mutants" / "catalogue.json"),
-                               "ADR-226.3"));
+  args.mutants_report = dir.Write(
+      "mutants.json",
+      MutationReport(mutants::SourceFingerprint(SourceRoot(), SourceRoot() / "fixtures",
+                                                SourceRoot() / "mutants" / "catalogue.json"),
+                     "ADR-226.3"));
   std::ostringstream out, err;
   EXPECT_EQ(ClausesCommand(args, out, err), kExitConformance) << err.str();
   EXPECT_THAT(out.str(), HasSubstr("builder.proves_ADR-224.1*"));

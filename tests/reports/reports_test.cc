@@ -157,7 +157,15 @@ std::string Attribute(const std::string& xml, const std::string& element,
 TEST(SummarizeResults, CountsEachVerdict) {
   const json summary = SummarizeResults(SampleIndex()["results"]);
   EXPECT_EQ(summary, json::parse(R"({"total": 7, "passed": 1, "failed": 1, "errors": 1,
-      "timeouts": 1, "skipped": 1, "known": 1, "implementation_defined": 1})"));
+      "timeouts": 1, "skipped": 1, "known": 1, "implementation_defined": 1,
+      "unexpected_passes": 0})"));
+}
+
+// Counts an unexpected pass under its own key, not as an error.
+TEST(SummarizeResults, UnexpectedPassHasItsOwnCount) {
+  const json summary = SummarizeResults(json::array({{{"verdict", "unexpected_pass"}}}));
+  EXPECT_EQ(summary["unexpected_passes"], 1);
+  EXPECT_EQ(summary["errors"], 0);
 }
 
 // Counts a result with an unknown or missing verdict as an error.
@@ -168,9 +176,9 @@ TEST(SummarizeResults, UnknownVerdictCountsAsError) {
   EXPECT_EQ(summary["total"], 3);
 }
 
-// Gates on fail, error and timeout only.
+// Gates on fail, error, timeout and unexpected_pass only.
 TEST(Gates, FailErrorTimeoutGate) {
-  for (const char* verdict : {"fail", "error", "timeout", "bogus"}) {
+  for (const char* verdict : {"fail", "error", "timeout", "unexpected_pass", "bogus"}) {
     EXPECT_TRUE(Gates({{"verdict", verdict}})) << verdict;
   }
   for (const char* verdict : {"pass", "skipped", "known", "implementation_defined"}) {

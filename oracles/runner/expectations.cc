@@ -1,0 +1,179 @@
+#include "oracles/runner/expectations.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "oracles/runner/json_positions.h"
+
+namespace gemini_oracle::runner {
+namespace {
+
+constexpr const char* kVerdictKnown = "known";
+constexpr const char* kVerdictUnexpectedPass = "unexpected_pass";
+
+class Reader {
+ public:
+  Reader(std::filesystem::path file, std::string text)
+      : file_(std::move(file)), text_(std::move(text)), positions_(text_) {}
+
+  void Problem(const std::string& pointer, const std::string& rule, const std::string& message) {
+    const TextPosition at = positions_.Find(pointer);
+    diagnostics_.push_back({file_.generic_string(), at.line, at.column, rule, message});
+  }
+  void ProblemAtOffset(std::size_t offset, const std::string& rule, const std::string& message) {
+    const TextPosition at = PositionOfOffset(text_, offset);
+    diagnostics_.push_back({file_.generic_string(), at.line, at.column, rule, message});
+  }
+  const std::string& text() const { return text_; }
+  std::vector<Diagnostic>& diagnostics() { return diagnostics_; }
+
+ private:
+  std::filesystem::path file_;
+  std::string text_;
+  JsonPositions positions_;
+  std::vector<Diagnostic> diagnostics_;
+};
+
+bool IsHttpLink(const std::string& link) {
+  return link.rfind("https://", 0) == 0 || link.rfind("http://", 0) == 0;
+}
+
+void ReadEntry(const nlohmann::json& entry, const std::string& pointer, Reader& reader,
+               Expectations& expectations) {
+  if (!entry.is_object()) {
+    reader.Problem(pointer, "expect.entry", "an entry of `known` is an object {id, reason, link}");
+    return;
+  }
+  for (const auto& [key, value] : entry.items()) {
+    if (key != "id" && key != "reason" && key != "link") {
+      reader.Problem(pointer + "/" + EscapePointerToken(key), "expect.member",
+                     "unknown member of an entry (id, reason, link)");
+    }
+  }
+  const auto id = entry.find("id");
+  if (id == entry.end() || !id->is_string() || id->get<std::string>().empty()) {
+    reader.Problem(pointer, "expect.id", "each entry names a case by its exact id (a string)");
+    return;
+  }
+  const auto reason = entry.find("reason");
+  if (reason == entry.end() || !reason->is_string() || reason->get<std::string>().empty()) {
+    reader.Problem(pointer, "expect.reason",
+                   "each entry says why the case fails (a non-empty `reason`)");
+    return;
+  }
+  KnownFailure failure{reason->get<std::string>(), ""};
+  if (const auto link = entry.find("link"); link != entry.end()) {
+    if (!link->is_string() || !IsHttpLink(link->get<std::string>())) {
+      reader.Problem(pointer + "/link", "expect.link", "`link` is an http(s) URL");
+      return;
+    }
+    failure.link = link->get<std::string>();
+  }
+  if (!expectations.known.emplace(id->get<std::string>(), std::move(failure)).second) {
+    reader.Problem(pointer + "/id", "expect.duplicate", "this case is listed twice");
+  }
+}
+
+}  // namespace
+
+ExpectationsLoad LoadExpectations(const std::filesystem::path& file) {
+  ExpectationsLoad load;
+  load.expectations.file = file;
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    load.diagnostics.push_back(
+        {file.generic_string(), 1, 1, "expect.unreadable", "cannot read the expectations file"});
+    return load;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  Reader reader(file, buffer.str());
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(reader.text());
+  } catch (const nlohmann::json::parse_error& e) {
+    reader.ProblemAtOffset(e.byte > 0 ? e.byte - 1 : 0, "expect.json", "not a JSON document");
+    load.diagnostics = std::move(reader.diagnostics());
+    return load;
+  }
+  if (!document.is_object()) {
+    reader.Problem("", "expect.root", "an expectations file is an object {implementation, known}");
+  } else {
+    for (const auto& [key, value] : document.items()) {
+      if (key == "implementation") {
+        if (!value.is_string()) {
+          reader.Problem("/implementation", "expect.implementation",
+                         "`implementation` is a string");
+        } else {
+          load.expectations.implementation = value.get<std::string>();
+        }
+      } else if (key == "known") {
+        if (!value.is_array()) {
+          reader.Problem("/known", "expect.known", "`known` is an array of entries");
+          continue;
+        }
+        for (std::size_t i = 0; i < value.size(); ++i) {
+          ReadEntry(value[i], "/known/" + std::to_string(i), reader, load.expectations);
+        }
+      } else {
+        reader.Problem("/" + EscapePointerToken(key), "expect.member",
+                       "unknown member (implementation, known)");
+      }
+    }
+    if (!document.contains("known")) {
+      reader.Problem("", "expect.known", "an expectations file lists `known` (may be empty)");
+    }
+  }
+  load.diagnostics = std::move(reader.diagnostics());
+  if (!load.ok()) load.expectations.known.clear();  // nothing kept from a file with a problem
+  SortDiagnostics(load.diagnostics);
+  return load;
+}
+
+std::vector<Diagnostic> UnknownCaseDiagnostics(const Expectations& expectations,
+                                               const std::set<std::string>& corpus_ids) {
+  std::vector<Diagnostic> diagnostics;
+  std::ifstream in(expectations.file, std::ios::binary);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
+  for (const auto& [id, failure] : expectations.known) {
+    if (corpus_ids.count(id) != 0) continue;
+    // Where the id is written: its quoted form's first occurrence (ids are plain ASCII).
+    const std::size_t offset = text.find("\"" + id + "\"");
+    const TextPosition at = PositionOfOffset(text, offset == std::string::npos ? 0 : offset);
+    diagnostics.push_back({expectations.file.generic_string(), at.line, at.column,
+                           "expect.unknown_case",
+                           "no case of the corpus has this id (removed or renamed? a streamed "
+                           "twin is listed by its own id)"});
+  }
+  SortDiagnostics(diagnostics);
+  return diagnostics;
+}
+
+void ApplyExpectations(const Expectations& expectations, nlohmann::json& results) {
+  for (auto& result : results) {
+    if (!result.is_object() || !result.contains("id") || !result["id"].is_string()) continue;
+    if (result.value("bad_fixture", false)) continue;
+    const auto listed = expectations.known.find(result["id"].get<std::string>());
+    if (listed == expectations.known.end()) continue;
+    const std::string verdict = result.value("verdict", std::string());
+    nlohmann::json expected = {{"reason", listed->second.reason},
+                               {"file", expectations.file.filename().generic_string()}};
+    if (!listed->second.link.empty()) expected["link"] = listed->second.link;
+    if (verdict == "fail" || verdict == "error" || verdict == "timeout") {
+      expected["verdict"] = verdict;
+      expected["was_reason"] = result.value("reason", std::string());
+      result["verdict"] = kVerdictKnown;
+      result["reason"] = "known failure (" + verdict + "): " + listed->second.reason;
+      result["expected"] = std::move(expected);
+    } else if (verdict == "pass") {
+      result["verdict"] = kVerdictUnexpectedPass;
+      result["reason"] =
+          "listed as a known failure but passed: remove it from the expectations file";
+      result["expected"] = std::move(expected);
+    }
+  }
+}
+
+}  // namespace gemini_oracle::runner
