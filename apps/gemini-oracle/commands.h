@@ -54,6 +54,9 @@ struct RunArgs {
   std::string impl = "builtin";
   /// The implementation's known failures (INTERPRETING §15.3); empty: none.
   std::filesystem::path expect;
+  /// A driver's error classes mapped to the catalogue's codes (INTERPRETING §15.4); only with
+  /// a driver that lacks the typed-errors capability.
+  std::filesystem::path error_map;
 };
 int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err);
 

@@ -13,11 +13,13 @@
 #include "apps/gemini-oracle/store_settings.h"
 #include "oracles/model/streamed_twin.h"
 #include "oracles/runner/case_loader.h"
+#include "oracles/runner/error_map.h"
 #include "oracles/runner/expectations.h"
 #include "oracles/runner/process_driver.h"
 #include "oracles/runner/reference_driver.h"
 #include "oracles/runner/suite_runner.h"
 #include "reference_impl/fault.h"
+#include "reference_impl/provider_error.h"
 #include "reference_impl/store/state_store.h"
 #include "reports/index.h"
 #include "reports/write_all.h"
@@ -252,6 +254,12 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   runner::DriverFactory make_driver = [&store_settings] {
     return std::make_unique<runner::ReferenceDriver>(store_settings);
   };
+  std::string refusal_codes = "typed: the catalogue's codes";
+  if (builtin && !args.error_map.empty()) {
+    err << "gemini-oracle run: --error-map is for a driver (--impl) without typed errors; the "
+           "built-in implementation reports the catalogue's codes\n";
+    return kExitBadInput;
+  }
   if (!builtin) {
     if (!args.store.empty() || !fault.empty()) {
       err << "gemini-oracle run: --store and --fault are the built-in implementation's; a "
@@ -265,6 +273,20 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
                                        ? args.case_timeout + std::chrono::seconds(1)
                                        : std::chrono::hours(24);
     runner::ProcessDriver probe(driver_options);
+    std::set<std::string> catalogue_codes;  // docs/error-codes.md, which cases are checked against
+    for (const auto& info : ref::ErrorCatalogue()) catalogue_codes.emplace(info.code);
+    if (!args.error_map.empty()) {
+      auto load = runner::LoadErrorMap(args.error_map, catalogue_codes);
+      if (!load.ok()) {
+        for (auto d : load.diagnostics) {
+          d.file = DisplayPath(d.file);
+          err << runner::FormatDiagnostic(d) << "\n";
+        }
+        err << "gemini-oracle run: --error-map: the map has problems; nothing ran\n";
+        return kExitBadInput;
+      }
+      options.error_map = std::move(load.map.codes);
+    }
     try {
       const auto& hello = probe.Hello();
       options.capabilities = hello.capabilities;
@@ -278,6 +300,18 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     // Beyond clauses gate the reference alone (INTERPRETING §9); the reference's own driver
     // process names itself so and keeps them gating.
     options.beyond_gates = probe.Hello().name == "gemini-oracle-reference";
+    if (options.capabilities->count("typed-errors") != 0) {
+      refusal_codes = "typed: the driver reports the catalogue's codes";
+    } else if (!args.error_map.empty()) {
+      refusal_codes = "mapped by " + DisplayPath(args.error_map) + " (" +
+                      std::to_string(options.error_map.size()) +
+                      " classes); a class it lacks is not judged";
+    } else {
+      refusal_codes =
+          "not judged: the driver lacks typed-errors and no --error-map was given; refusals are "
+          "judged on refusal, exchange and contact only";
+    }
+    out << "gemini-oracle run: refusal codes " << refusal_codes << "\n";
     out << "gemini-oracle run: implementation " << implementation << "\n";
     make_driver = [driver_options] {
       return std::make_unique<runner::ProcessDriver>(driver_options);
@@ -304,6 +338,7 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   context["seed"] = seed;
   context["started_at"] = started_at;
   context["implementation"] = implementation;
+  context["refusal_codes"] = refusal_codes;
   if (!fault.empty()) context["fault"] = fault;
   // Only the redacted URL: a report never carries a password or a key.
   context["store"] = args.store.empty() ? std::string("temporary sqlite (suspending cases only)")

@@ -84,15 +84,17 @@ def run(case):
         results = (exchange.get("then") or {}).get("results", [])
         if not results:
             continue
-        answers = []
+        answers, answered = [], []
         for index, call in enumerate(calls):  # in call order
-            result = next((r for r in results if r["call"] == index), None)
-            if result is None:
+            chosen = next((n for n, r in enumerate(results) if r["call"] == index), None)
+            if chosen is None:
                 return {"type": "skipped", "reason": "results chosen by name and arguments"}
-            response = {"name": call["name"], "response": as_object(result)}
+            response = {"name": call["name"], "response": as_object(results[chosen])}
             if call["native_id"] is not None:
                 response["id"] = call["native_id"]
             answers.append({"functionResponse": response})
+            answered.append({"result": chosen, "call": call["id"]})  # which call it answered
+        exchanges[-1]["answered"] = answered
         contents.append({"role": "user", "parts": answers})
     return {"type": "report", "exchanges": exchanges, "refusal": None}
 

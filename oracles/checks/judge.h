@@ -37,6 +37,11 @@ struct CaseRun {
   /// The journal bodies decoded once by JudgeAll; judges called alone decode for themselves.
   const std::vector<detail::DecodedRequest>* decoded = nullptr;
   Profile profile = Profile::kAdr;
+  /// False when the implementation's refusal codes are not the catalogue's (a driver without
+  /// `typed-errors` and no error map for its class, INTERPRETING §15.4): a refusal is then
+  /// judged on its being there, its exchange and the contact before it; code and phase are
+  /// reported not judged.
+  bool refusal_code_judged = true;
   /// When the run suspended the conversation into a store: the same case run again with the
   /// conversation kept in memory (its journal and report), for the resume-equivalence judge.
   const std::vector<capture::JournalEntry>* baseline_journal = nullptr;

@@ -84,12 +84,19 @@ std::vector<Finding> JudgeRefuse(const CaseRun& run) {
     return findings;
   }
   const model::Refusal& refusal = *run.report.refusal;
-  if (refusal.code != expect.error) {
+  if (!run.refusal_code_judged) {
+    findings.push_back(
+        NotJudged(clause,
+                  "the refusal's code and phase: the implementation reports its own error class "
+                  "(no typed-errors capability, no --error-map entry for it); judged on the "
+                  "refusal, its exchange and the contact before it"));
+  }
+  if (run.refusal_code_judged && refusal.code != expect.error) {
     findings.push_back(MakeFinding(clause, kWrongError, std::nullopt, "",
                                    "refused with " + refusal.code + " instead of " + expect.error,
                                    expect.error, refusal.code));
   }
-  if (refusal.phase != expect.phase) {
+  if (run.refusal_code_judged && refusal.phase != expect.phase) {
     findings.push_back(
         MakeFinding(clause, kWrongError, std::nullopt, "",
                     "refused in the " + refusal.phase + " phase instead of " + expect.phase,
@@ -103,7 +110,7 @@ std::vector<Finding> JudgeRefuse(const CaseRun& run) {
   }
   // The stored state the refusal names, when the case states it (fixtures/INTERPRETING.md
   // §7.2): only for the expected rule, since another code's location says nothing about it.
-  if (refusal.code == expect.error) {
+  if (run.refusal_code_judged && refusal.code == expect.error) {
     const auto judge_index = [&](const std::optional<std::size_t>& wanted_index,
                                  const std::optional<std::size_t>& reported, const char* what) {
       if (!wanted_index) return;

@@ -18,12 +18,22 @@ struct ParsedCall {
   Json arguments;
 };
 
+/// A tool result the application handed back, as the driver reports it: which of the
+/// exchange's `then.results` it was and the public id of the call it answered.
+struct AnsweredCall {
+  std::size_t result = 0;  // 0-based index into the exchange's then.results
+  std::string call;        // public id, one of this exchange's `calls`
+};
+
 /// What the implementation reports about one exchange. Judges never trust it for what was
 /// sent: the journal is the only account of the wire.
 struct ExchangeReport {
   bool request_built = false;
   bool response_parsed = false;
   std::vector<ParsedCall> calls;
+  /// The tool results handed back, in the order they were (a framework that runs the tool loop
+  /// itself looks results up; INTERPRETING §15.2); nullopt when the driver does not say.
+  std::optional<std::vector<AnsweredCall>> answered;
   /// The carried transcript serialized just before and just after building the request
   /// (ADR-224.9); empty when the implementation cannot expose it.
   std::string transcript_before_build;

@@ -82,8 +82,20 @@ DriverReport ReportOf(const Json& message) {
             !Find(call, "name") || !call["name"].is_string()) {
           throw std::invalid_argument("a call without a string `id` and `name`");
         }
-        er.calls.push_back(ParsedCall{call["id"].get<std::string>(), call["name"].get<std::string>(),
-                                      Find(call, "arguments") ? call["arguments"] : Json::object()});
+        er.calls.push_back(
+            ParsedCall{call["id"].get<std::string>(), call["name"].get<std::string>(),
+                       Find(call, "arguments") ? call["arguments"] : Json::object()});
+      }
+    }
+    if (const Json* answered = Find(x, "answered")) {
+      if (!answered->is_array()) throw std::invalid_argument("`answered` is not a list");
+      er.answered.emplace();
+      for (const Json& a : *answered) {
+        const auto result = a.is_object() ? Index(a, "result") : std::nullopt;
+        if (!result || !Find(a, "call") || !a["call"].is_string()) {
+          throw std::invalid_argument("an `answered` entry without a `result` index and `call` id");
+        }
+        er.answered->push_back(model::AnsweredCall{*result, a["call"].get<std::string>()});
       }
     }
     er.transcript_before_build = StringOr(x, "transcript_before_build");
@@ -136,7 +148,8 @@ std::string SafeDriverText(std::string text, const Case* c, std::size_t limit) {
   if (kept.size() > limit) {
     kept.resize(limit);
     // Not inside a UTF-8 sequence.
-    while (!kept.empty() && (static_cast<unsigned char>(kept.back()) & 0xC0) == 0x80) kept.pop_back();
+    while (!kept.empty() && (static_cast<unsigned char>(kept.back()) & 0xC0) == 0x80)
+      kept.pop_back();
     if (!kept.empty() && static_cast<unsigned char>(kept.back()) >= 0xC0) kept.pop_back();
     kept += "\u2026";
   }
@@ -145,7 +158,8 @@ std::string SafeDriverText(std::string text, const Case* c, std::size_t limit) {
 
 std::vector<std::string> RequiredCapabilities(const Case& c) {
   std::vector<std::string> needed;
-  if ((c.transcript.is_array() && !c.transcript.empty()) || c.stored) needed.push_back(kCarriedState);
+  if ((c.transcript.is_array() && !c.transcript.empty()) || c.stored)
+    needed.push_back(kCarriedState);
   if (c.Suspends()) needed.push_back(kPersistence);
   if (c.HasFeature("approvals")) needed.push_back(kApprovals);
   for (const auto& ex : c.exchanges) {
@@ -246,6 +260,13 @@ Json ReportMessage(const DriverReport& report, std::size_t seq) {
     Json x = Json{{"request_built", er.request_built},
                   {"response_parsed", er.response_parsed},
                   {"calls", calls}};
+    if (er.answered) {
+      Json answered = Json::array();
+      for (const auto& a : *er.answered) {
+        answered.push_back(Json{{"result", a.result}, {"call", a.call}});
+      }
+      x["answered"] = std::move(answered);
+    }
     if (!er.transcript_before_build.empty()) {
       x["transcript_before_build"] = er.transcript_before_build;
       x["transcript_after_build"] = er.transcript_after_build;
@@ -256,12 +277,12 @@ Json ReportMessage(const DriverReport& report, std::size_t seq) {
     }
     exchanges.push_back(std::move(x));
   }
-  Json message = Json{{"type", "report"}, {"seq", seq}, {"exchanges", exchanges},
-                      {"persisted", report.persisted}};
+  Json message = Json{
+      {"type", "report"}, {"seq", seq}, {"exchanges", exchanges}, {"persisted", report.persisted}};
   if (report.refusal) {
     const auto& r = *report.refusal;
-    Json refusal = Json{{"code", r.code}, {"phase", r.phase}, {"exchange", r.exchange},
-                        {"message", r.message}};
+    Json refusal = Json{
+        {"code", r.code}, {"phase", r.phase}, {"exchange", r.exchange}, {"message", r.message}};
     if (r.message_index) refusal["message_index"] = *r.message_index;
     if (r.part_index) refusal["part_index"] = *r.part_index;
     message["refusal"] = refusal;

@@ -17,6 +17,7 @@
 #include "oracles/capture/capture_server.h"
 #include "oracles/checks/judge.h"
 #include "oracles/checks/judge_json.h"
+#include "oracles/runner/answered_check.h"
 #include "oracles/runner/case_loader.h"
 #include "oracles/runner/driver_protocol.h"
 #include "reports/index.h"
@@ -316,6 +317,10 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
   } catch (const std::exception& e) {
     report.harness_error = std::string("driver threw: ") + e.what();
   }
+  // A driver whose tool lookup paired a result with another call ran another conversation.
+  if (!report.harness_error && !report.skipped) {
+    if (auto wrong = CheckAnsweredCalls(c, report)) report.harness_error = *wrong;
+  }
   // A run the driver declined, kept in memory or sent whole, leaves nothing to compare with.
   if (!report.harness_error && !report.skipped && baseline_report && baseline_report->skipped) {
     report.skipped = "the run kept in memory: " + *baseline_report->skipped;
@@ -349,8 +354,24 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     result["reason"] = "the driver skipped it: " + *report.skipped;
   } else {
     SentBodies sent(journal);
+    // A driver without typed errors reports its own error class: mapped to the catalogue's
+    // code when the error map has it, else its code is not judged (INTERPRETING §15.4).
+    // The runs compared with this one (kept in memory, sent whole) are mapped the same way.
+    const bool untyped = options.capabilities && options.capabilities->count("typed-errors") == 0;
+    const auto map_code = [&](DriverReport& r) {
+      if (!untyped || !r.refusal) return true;
+      const auto mapped = options.error_map.find(r.refusal->code);
+      if (mapped == options.error_map.end()) return false;
+      r.refusal->code = mapped->second;
+      return true;
+    };
+    if (untyped && report.refusal) result["refusal_class"] = report.refusal->code;
+    const bool refusal_code_judged = map_code(report);
+    if (baseline_report) map_code(*baseline_report);
+    if (whole_report) map_code(*whole_report);
     checks::CaseRun run{c, journal, report};
     run.profile = options.profile;
+    run.refusal_code_judged = refusal_code_judged;
     if (baseline_journal) {
       run.baseline_journal = &*baseline_journal;
       run.baseline_report = &*baseline_report;
@@ -406,7 +427,8 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     if (checks::RefusedReadingStreamedAnswer(c, journal, report)) {
       for (auto& f : findings) {
         const std::string_view tag = checks::ReasonTag(f);
-        if (f.level == "must" && (tag == checks::kShouldHaveAccepted || tag == checks::kWrongError)) {
+        if (f.level == "must" &&
+            (tag == checks::kShouldHaveAccepted || tag == checks::kWrongError)) {
           f.clause = "ADR-226.B1";
           f.level = "beyond";
         }

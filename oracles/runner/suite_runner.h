@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -12,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "oracles/runner/model_names.h"
 #include "oracles/checks/judge.h"
 #include "oracles/runner/clause_registry.h"
 #include "oracles/runner/diagnostic.h"
 #include "oracles/runner/driver.h"
+#include "oracles/runner/model_names.h"
 
 namespace gemini_oracle::runner {
 
@@ -39,7 +40,7 @@ bool InShard(const std::string& case_id, const Shard& shard);
 bool MatchesFilter(const Case& c, const std::string& filter);
 
 struct SuiteOptions {
-  bool strict = false;     // open-level findings gate too
+  bool strict = false;  // open-level findings gate too
   /// Which encodings the judges require (checks::Profile; fixtures/INTERPRETING.md §9.1).
   checks::Profile profile = checks::Profile::kAdr;
   /// Whether findings of `beyond` clauses gate: true for the reference implementation (the
@@ -61,6 +62,10 @@ struct SuiteOptions {
   /// The driver's capabilities (driver protocol, INTERPRETING §15); a case needing one it
   /// lacks (protocol::RequiredCapabilities) is skipped with the reason. Unset: it has all.
   std::optional<std::set<std::string>> capabilities;
+  /// The implementation's error classes mapped to the catalogue's codes (`run --error-map`,
+  /// INTERPRETING §15.4). Used when `capabilities` lacks typed-errors: a refusal whose class is
+  /// mapped is judged under the mapped code; without an entry its code is not judged.
+  std::map<std::string, std::string> error_map;
   /// Result `file` paths are written relative to this folder (the source root), so reports
   /// name the same file on every machine. Empty: as loaded.
   std::filesystem::path relative_to;

@@ -353,6 +353,26 @@ TEST(RunCommand, ShardFromTestRunnerVariables) {
   EXPECT_EQ(RunCli(dir, reports.path()).status, 0);
 }
 
+// --error-map is for a driver: refused with the built-in implementation, and a map whose
+// target is no catalogue code stops the run with file:line:column and rule.
+TEST(RunCommand, ErrorMapUsageAndBadMapsAreBadInput) {
+  TempDir dir, reports, lists;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  RunArgs builtin;
+  builtin.error_map = lists.Write("map.json", R"({"map": {"ValueError": "native_id.duplicate"}})");
+  Captured c = RunCli(dir, reports.path(), builtin);
+  EXPECT_EQ(c.status, kExitBadInput);
+  EXPECT_THAT(c.err, HasSubstr("--error-map is for a driver"));
+  RunArgs driver;
+  driver.impl = "python3 " + (SourceRoot() / "drivers" / "examples" / "minimal_driver.py").string();
+  driver.error_map =
+      lists.Write("bad-map.json", "{\"map\": {\n  \"ValueError\": \"no.such_code\"}}");
+  c = RunCli(dir, reports.path(), driver);
+  EXPECT_EQ(c.status, kExitBadInput) << c.out << c.err;
+  EXPECT_THAT(c.err, HasSubstr("bad-map.json:2:"));
+  EXPECT_THAT(c.err, HasSubstr("error_map.unknown_code"));
+}
+
 // Refuses a malformed --shard and a selection that leaves nothing to check.
 TEST(RunCommand, UsageErrorsAreBadInput) {
   TempDir dir, reports;

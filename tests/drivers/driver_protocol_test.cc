@@ -59,6 +59,7 @@ TEST(DriverProtocol, OracleMessagesAndReportsValidate) {
   model::ExchangeReport er;
   er.request_built = er.response_parsed = true;
   er.calls.push_back(ParsedCall{"call_1", "get_weather", Json{{"city", "Paris"}}});
+  er.answered = std::vector<model::AnsweredCall>{{0, "call_1"}};
   report.exchanges.push_back(er);
   report.refusal = model::Refusal{"native_id.duplicate", "parse", 2, "duplicate id", 1, 0};
   const Json message = ReportMessage(report, 7);
@@ -68,6 +69,9 @@ TEST(DriverProtocol, OracleMessagesAndReportsValidate) {
   const auto& parsed = std::get<DriverReport>(back);
   ASSERT_EQ(parsed.exchanges.size(), 1u);
   EXPECT_EQ(parsed.exchanges[0].calls[0].id, "call_1");
+  ASSERT_TRUE(parsed.exchanges[0].answered);
+  ASSERT_EQ(parsed.exchanges[0].answered->size(), 1u);
+  EXPECT_EQ((*parsed.exchanges[0].answered)[0].call, "call_1");
   ASSERT_TRUE(parsed.refusal);
   EXPECT_EQ(parsed.refusal->code, "native_id.duplicate");
   EXPECT_EQ(parsed.refusal->exchange, 2u);
@@ -75,11 +79,18 @@ TEST(DriverProtocol, OracleMessagesAndReportsValidate) {
 }
 
 TEST(DriverProtocol, RepliesThatBreakTheProtocolAreGarbledWithoutTheirContent) {
+  for (const char* answered : {R"("no")", R"([{"call": "c"}])", R"([{"result": -1, "call": "c"}])",
+                               R"([{"result": 0, "call": 7}])"}) {
+    const Json bad = Json::parse(std::string(R"({"type": "report", "seq": 1, "exchanges": [
+        {"calls": [], "answered": )") +
+                                 answered + "}]}");
+    EXPECT_TRUE(std::holds_alternative<Garbled>(ParseReply(bad, 1, Case{}))) << answered;
+  }
   EXPECT_TRUE(std::holds_alternative<Garbled>(ParseReply(Json::array(), 1, Case{})));
   EXPECT_TRUE(std::holds_alternative<Garbled>(
       ParseReply(Json{{"type", "report"}, {"seq", 2}, {"exchanges", Json::array()}}, 1, Case{})));
-  EXPECT_TRUE(std::holds_alternative<Garbled>(
-      ParseReply(Json{{"type", "report"}, {"seq", 1}}, 1, Case{})));
+  EXPECT_TRUE(
+      std::holds_alternative<Garbled>(ParseReply(Json{{"type", "report"}, {"seq", 1}}, 1, Case{})));
   const Reply bad = ParseReply(
       Json{{"type", "report"},
            {"seq", 1},
@@ -90,12 +101,11 @@ TEST(DriverProtocol, RepliesThatBreakTheProtocolAreGarbledWithoutTheirContent) {
   EXPECT_TRUE(std::holds_alternative<Skipped>(
       ParseReply(Json{{"type", "skipped"}, {"seq", 1}, {"reason", "x"}}, 1, Case{})));
   EXPECT_THROW(ParseHello(Json{{"type", "report"}}), std::invalid_argument);
-  EXPECT_EQ(ParseHello(Json{{"type", "hello"},
-                            {"protocol", 1},
-                            {"name", "n"},
-                            {"capabilities", {"streaming"}}})
-                .capabilities.count("streaming"),
-            1u);
+  EXPECT_EQ(
+      ParseHello(
+          Json{{"type", "hello"}, {"protocol", 1}, {"name", "n"}, {"capabilities", {"streaming"}}})
+          .capabilities.count("streaming"),
+      1u);
   EXPECT_THROW(ParseHello(Json{{"type", "hello"}, {"name", "n"}, {"capabilities", Json::array()}}),
                std::invalid_argument);  // no protocol version
   EXPECT_THROW(ParseHello(Json{{"type", "hello"}, {"protocol", 1}, {"name", "n"}}),
@@ -106,11 +116,16 @@ TEST(DriverProtocol, RepliesThatBreakTheProtocolAreGarbledWithoutTheirContent) {
 // characters; a refusal code that is not a code breaks the protocol.
 TEST(DriverProtocol, DriverTextsAreMadeSafe) {
   Case c;
-  c.raw = Json{{"exchanges", Json::array({Json{{"user", "my secret plan"},
-                                              {"then", Json{{"results", Json::array({Json{
-                                                  {"call", 0}, {"json", Json{{"id", "call_SECRET"}}}}})}}}}})}};
+  c.raw = Json{
+      {"exchanges",
+       Json::array({Json{
+           {"user", "my secret plan"},
+           {"then",
+            Json{{"results",
+                  Json::array({Json{{"call", 0}, {"json", Json{{"id", "call_SECRET"}}}}})}}}}})}};
   const Reply skipped = ParseReply(
-      Json{{"type", "skipped"}, {"seq", 1}, {"reason", "cannot do call_SECRET \x1b[31m now"}}, 1, c);
+      Json{{"type", "skipped"}, {"seq", 1}, {"reason", "cannot do call_SECRET \x1b[31m now"}}, 1,
+      c);
   ASSERT_TRUE(std::holds_alternative<Skipped>(skipped));
   const std::string reason = std::get<Skipped>(skipped).reason;
   EXPECT_EQ(reason.find("SECRET"), std::string::npos) << reason;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 
 #include "reference_impl/http_client.h"
 #include "tests/source_root.h"
@@ -239,7 +240,6 @@ TEST(RunSuite, UnjudgeableCheckIsListedAsNotJudged) {
   for (const auto& finding : results[0]["findings"]) EXPECT_NE(finding["clause"], "ADR-224.9");
 }
 
-
 // A driver that says it suspends conversations; the run through its "store" sends `stored`,
 // the run kept in memory sends `memory`.
 class PersistingDriver : public Driver {
@@ -306,7 +306,6 @@ TEST(RunSuite, PersistedRunIsComparedWithTheRunKeptInMemory) {
   EXPECT_TRUE(cited) << differs[0].dump(2);
 }
 
-
 // A driver that sends `body` for every exchange, streaming where the case's answer streams
 // (or never, when `never_streams`), and then refuses as told (`refusal`, possibly none).
 class ScriptedDriver : public Driver {
@@ -365,7 +364,8 @@ Exchange TextAnswer(bool streamed) {
 }
 
 // The level of every finding of `clause`, by request ("-" for none).
-std::map<std::string, std::string> LevelsOf(const nlohmann::json& result, const std::string& clause) {
+std::map<std::string, std::string> LevelsOf(const nlohmann::json& result,
+                                            const std::string& clause) {
   std::map<std::string, std::string> levels;
   for (const auto& f : result["findings"]) {
     if (f["clause"] != clause) continue;
@@ -389,7 +389,9 @@ TEST(RunSuite, BeyondOnlyCaseKeepsMustBeforeItsFirstStreamAndForLeaks) {
       R"({"contents":[{"role":"user","parts":[{"functionCall":{"name":"f","args":[]}}]}]})";
   const nlohmann::json roots = RunSuite(
       {c}, registry,
-      [&] { return std::make_unique<ScriptedDriver>(std::vector<std::string>{body}, std::nullopt); },
+      [&] {
+        return std::make_unique<ScriptedDriver>(std::vector<std::string>{body}, std::nullopt);
+      },
       SuiteOptions{});
   ASSERT_EQ(roots.size(), 1u);
   EXPECT_EQ(LevelsOf(roots[0], "ADR-224.1"),
@@ -408,8 +410,10 @@ TEST(RunSuite, BeyondOnlyCaseKeepsMustBeforeItsFirstStreamAndForLeaks) {
   leak.exchanges[1].response.stream->events[0] = Json::parse(
       R"({"candidates":[{"content":{"role":"model","parts":[{"functionCall":)"
       R"({"id":"native_id_quoted_7731","name":"f","args":{}}}]},"finishReason":"STOP"}]})");
-  leak.exchanges[1].response.body = model::StreamEventObjects(leak.exchanges[1].response.stream->events);
-  Refusal refusal{"replay.native_id_duplicate", "build", 3, "duplicate id native_id_quoted_7731", {}, {}};
+  leak.exchanges[1].response.body =
+      model::StreamEventObjects(leak.exchanges[1].response.stream->events);
+  Refusal refusal{"replay.native_id_duplicate",         "build", 3,
+                  "duplicate id native_id_quoted_7731", {},      {}};
   const std::string plain = R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})";
   const nlohmann::json leaked = RunSuite(
       {leak}, registry,
@@ -433,8 +437,8 @@ TEST(RunSuite, StreamingRequestTwinRefusedWhileReadingIsBeyond) {
   twin.clauses = {"ADR-226.3", "ADR-224.7", "ADR-226.17"};
   twin.features = {"streaming"};
   twin.exchanges.back() = TextAnswer(true);
-  twin.twin = model::TwinOrigin{std::make_shared<const Case>(original),
-                                model::TwinKind::kStreamingRequest};
+  twin.twin =
+      model::TwinOrigin{std::make_shared<const Case>(original), model::TwinKind::kStreamingRequest};
   const std::vector<std::string> bodies = {
       R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})",
       R"({"contents":[{"role":"user","parts":[{"text":"go"}]},)"
@@ -477,6 +481,126 @@ TEST(RunSuite, StreamingRequestTwinRefusedWhileReadingIsBeyond) {
   ASSERT_EQ(never.size(), 1u);
   EXPECT_EQ(never[0]["verdict"], "fail") << never[0].dump(2);
   EXPECT_TRUE(LevelsOf(never[0], "ADR-226.B1").empty()) << never[0].dump(2);
+}
+
+}  // namespace
+}  // namespace gemini_oracle::runner
+
+namespace gemini_oracle::runner {
+namespace {
+
+// A case that must be refused with native_id.duplicate at build time of exchange 1.
+Case RefuseBeforeContactCase() {
+  Case c = MakeCase("adr-226/n_untyped", {"ADR-226.5"});
+  c.expected = c.expect.outcome = Expected::kRefuse;
+  c.expect.error = "native_id.duplicate";
+  c.expect.phase = "build";
+  c.expect.exchange = 1;
+  c.exchanges.push_back(TextAnswer(false));
+  return c;
+}
+
+// A driver without typed errors refusing with its own error class, before any contact.
+nlohmann::json RunUntyped(const std::string& error_class, std::map<std::string, std::string> map,
+                          std::set<std::string> capabilities = {}) {
+  const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
+  SuiteOptions options;
+  options.capabilities = std::move(capabilities);
+  options.error_map = std::move(map);
+  return RunSuite(
+      {RefuseBeforeContactCase()}, registry,
+      [error_class] {
+        return std::make_unique<ScriptedDriver>(
+            std::vector<std::string>{R"({"contents":[]})"},
+            Refusal{error_class, "build", 1, "refused", std::nullopt, std::nullopt});
+      },
+      options)[0];
+}
+
+// Without typed-errors and a map, a refusal before contact passes with its code and phase
+// listed as not judged; with a map entry the mapped code is judged (right: pass, wrong: fail);
+// a driver declaring typed-errors is judged on its code as it is.
+TEST(RunSuite, UntypedRefusalsAreJudgedOnRefusalAndContactOrThroughTheMap) {
+  const auto unmapped = RunUntyped("ValueError", {});
+  EXPECT_EQ(unmapped["verdict"], "pass") << unmapped.dump(2);
+  ASSERT_EQ(unmapped["not_judged"].size(), 1u) << unmapped.dump(2);
+  EXPECT_NE(unmapped["not_judged"][0]["reason"].get<std::string>().find("code and phase"),
+            std::string::npos);
+  EXPECT_EQ(unmapped["refusal_class"], "ValueError");
+
+  const auto mapped = RunUntyped("ValueError", {{"ValueError", "native_id.duplicate"}});
+  EXPECT_EQ(mapped["verdict"], "pass") << mapped.dump(2);
+  EXPECT_TRUE(mapped["not_judged"].empty()) << mapped.dump(2);
+
+  const auto mismapped = RunUntyped("ValueError", {{"ValueError", "response.malformed"}});
+  EXPECT_EQ(mismapped["verdict"], "fail") << mismapped.dump(2);
+  EXPECT_EQ(mismapped["reason"], "wrong-error");
+
+  const auto typed = RunUntyped("ValueError", {}, {"typed-errors"});
+  EXPECT_EQ(typed["verdict"], "fail") << typed.dump(2);
+  EXPECT_EQ(typed["reason"], "wrong-error");
+}
+
+// A driver reporting which call each tool result answered (INTERPRETING §15.2).
+class AnsweringDriver : public Driver {
+ public:
+  explicit AnsweringDriver(std::vector<model::AnsweredCall> answered)
+      : answered_(std::move(answered)) {}
+  std::string Name() const override { return "answering"; }
+  DriverReport Run(const Case&, const std::string&) override {
+    DriverReport report;
+    auto& exchange = report.exchanges.emplace_back();
+    exchange.calls = {{"tc_1", "f", Json::object()}, {"tc_2", "g", Json::object()}};
+    exchange.answered = answered_;
+    report.refusal = Refusal{"x.y", "build", 2, "stop", std::nullopt, std::nullopt};
+    return report;
+  }
+
+ private:
+  std::vector<model::AnsweredCall> answered_;
+};
+
+// Two calls f and g; results: [0] answers {"name": "g"}, [1] answers call 0.
+Case TwoCallsCase() {
+  Case c = MakeCase("adr-226/i_two_calls", {"ADR-226.3"});
+  c.expected = Expected::kImplementationDefined;
+  Exchange exchange;
+  exchange.user = "go";
+  exchange.response.body = Json::parse(
+      R"({"candidates":[{"content":{"role":"model","parts":[
+          {"functionCall":{"name":"f","args":{}}},{"functionCall":{"name":"g","args":{}}}]}}]})");
+  model::Result by_name;
+  by_name.call = model::NamedCall{"g", std::nullopt};
+  by_name.value = Json::object();
+  model::Result by_index;
+  by_index.call = std::size_t{0};
+  by_index.value = Json::object();
+  exchange.then.results = {by_name, by_index};
+  c.exchanges.push_back(exchange);
+  return c;
+}
+
+nlohmann::json RunAnswering(std::vector<model::AnsweredCall> answered) {
+  const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
+  return RunSuite(
+      {TwoCallsCase()}, registry,
+      [answered] { return std::make_unique<AnsweringDriver>(answered); }, SuiteOptions{})[0];
+}
+
+// Right pairings in any order are no error; a result handed to another call than its selector
+// picks, an unknown result index, a result handed back twice or a call id never reported is the
+// driver's error, said in positions only.
+TEST(RunSuite, AnsweredCallsMustBeTheOnesTheCaseSelects) {
+  EXPECT_NE(RunAnswering({{1, "tc_1"}, {0, "tc_2"}})["verdict"], "error");
+  EXPECT_NE(RunAnswering({})["verdict"], "error");
+  const auto swapped = RunAnswering({{0, "tc_1"}, {1, "tc_2"}});
+  EXPECT_EQ(swapped["verdict"], "error");
+  EXPECT_NE(swapped["reason"].get<std::string>().find("the case selects call 1"), std::string::npos)
+      << swapped["reason"];
+  EXPECT_EQ(swapped["reason"].get<std::string>().find("\"g\""), std::string::npos);
+  EXPECT_EQ(RunAnswering({{2, "tc_1"}})["verdict"], "error");
+  EXPECT_EQ(RunAnswering({{1, "tc_1"}, {1, "tc_1"}})["verdict"], "error");
+  EXPECT_EQ(RunAnswering({{1, "tc_9"}})["verdict"], "error");
 }
 
 }  // namespace

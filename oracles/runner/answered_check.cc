@@ -1,0 +1,55 @@
+#include "oracles/runner/answered_check.h"
+
+#include <algorithm>
+#include <set>
+
+#include "oracles/checks/wire_view.h"
+
+namespace gemini_oracle::runner {
+
+std::optional<std::string> CheckAnsweredCalls(const model::Case& c,
+                                              const model::DriverReport& report) {
+  for (std::size_t e = 0; e < report.exchanges.size() && e < c.exchanges.size(); ++e) {
+    const auto& reported = report.exchanges[e];
+    if (!reported.answered) continue;
+    const std::string where = "exchange " + std::to_string(e + 1) + ": ";
+    const auto& results = c.exchanges[e].then.results;
+    // The selectors pick among the pending calls of the scripted answer (§5.4), which the
+    // implementation reports as its calls in the same order.
+    const Json parts = checks::detail::ScriptedParts(c.exchanges[e]);
+    const std::vector<std::size_t> all = checks::detail::FunctionCallPositions(parts);
+    const std::vector<std::size_t> pending = checks::detail::PendingCallPositions(parts);
+    std::set<std::size_t> seen;
+    for (const auto& answer : *reported.answered) {
+      if (answer.result >= results.size()) {
+        return where + "the driver answered result " + std::to_string(answer.result) +
+               ", but the exchange lists " + std::to_string(results.size()) + " results";
+      }
+      if (!seen.insert(answer.result).second) {
+        return where + "the driver handed result " + std::to_string(answer.result) + " back twice";
+      }
+      const auto call =
+          std::find_if(reported.calls.begin(), reported.calls.end(),
+                       [&](const model::ParsedCall& p) { return p.id == answer.call; });
+      if (call == reported.calls.end()) {
+        return where + "the driver answered result " + std::to_string(answer.result) +
+               " with a call id the implementation did not report for this exchange";
+      }
+      const std::size_t given = static_cast<std::size_t>(call - reported.calls.begin());
+      const auto selected = checks::detail::ResolveSelector(results[answer.result].call, parts);
+      if (!selected) continue;  // a selector the case cannot resolve is check's business
+      const std::size_t part = all[*selected];
+      const std::size_t meant = static_cast<std::size_t>(
+          std::find(pending.begin(), pending.end(), part) - pending.begin());
+      if (given != meant) {
+        return where + "the driver handed result " + std::to_string(answer.result) + " to call " +
+               std::to_string(given) + " (parse order), but the case selects call " +
+               std::to_string(meant) +
+               " for it: the driver's lookup is wrong, so the run is not the case's";
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace gemini_oracle::runner
