@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "reports/atomic_file.h"
 #include "reports/html.h"
 #include "reports/index.h"
 #include "reports/junit.h"
@@ -15,27 +16,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A reader sees the old file or the whole new one, never a part: the text goes to a
-// temporary file in the same folder, which then replaces the report in one rename.
+// A reader sees the old file or the whole new one, never a part (atomic_file.h).
 void WriteFile(const fs::path& path, const std::function<void(std::ostream&)>& write) {
-  const fs::path temporary = path.parent_path() / ("." + path.filename().string() + ".partial");
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(path.generic_string() + ": cannot write the report");
-    write(out);
-    out.flush();
-    if (!out) {
-      std::error_code ignored;
-      fs::remove(temporary, ignored);
-      throw std::runtime_error(path.generic_string() + ": write failed");
-    }
-  }
-  std::error_code error;
-  fs::rename(temporary, path, error);
-  if (error) {
-    fs::remove(temporary, error);
-    throw std::runtime_error(path.generic_string() + ": cannot replace the report");
-  }
+  WriteFileAtomically(path, write);
 }
 
 }  // namespace

@@ -60,6 +60,19 @@ struct RunArgs {
 };
 int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err);
 
+/// `gemini-oracle serve`: the corpus as an HTTP API (INTERPRETING §15.5) until SIGINT/SIGTERM.
+struct ServeArgs {
+  std::filesystem::path source_root;
+  std::filesystem::path fixtures;
+  std::filesystem::path report_dir = "reports/serve";
+  std::string host = "127.0.0.1";
+  int port = 0;  // 0: any free port (printed)
+  unsigned jobs = 1;
+  std::chrono::milliseconds case_timeout{0};
+  std::uint64_t seed = 1;
+};
+int ServeCommand(const ServeArgs& args, std::ostream& out, std::ostream& err);
+
 /// `gemini-oracle store keygen|rekey|info`: key material and maintenance of a state store.
 struct StoreArgs {
   std::string action;  // keygen, rekey, info

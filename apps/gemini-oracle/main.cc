@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "apps/gemini-oracle/commands.h"
+#include "apps/gemini-oracle/report_commands.h"
 
 namespace cli = gemini_oracle::cli;
 
@@ -99,14 +100,19 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--fault", run.fault,
                       "Run under one catalogued fault (mutants builds; default: the environment "
                       "variable GEMINI_ORACLE_FAULT, else none)");
-  run_cmd->add_option("--impl", run.impl,
-                      "The implementation: builtin (the in-process reference) or a driver command "
-                      "speaking the driver protocol (fixtures/INTERPRETING.md §15)")
+  run_cmd
+      ->add_option("--impl", run.impl,
+                   "The implementation: builtin (the in-process reference) or a driver command "
+                   "speaking the driver protocol (fixtures/INTERPRETING.md §15)")
       ->capture_default_str();
   run_cmd->add_option("--expect", run.expect,
                       "The implementation's known failures (JSON: {implementation, known: [{id, "
                       "reason, link}]}): listed failures are `known`, a listed pass gates as "
                       "`unexpected_pass`");
+  run_cmd->add_option("--error-map", run.error_map,
+                      "With --impl: the driver's error classes mapped to the catalogue's codes "
+                      "(JSON: {implementation, map: {class: code}}); without it, a driver "
+                      "lacking typed-errors has its refusals judged without their code");
   std::string run_key_file;
   run_cmd->add_option("--store", run.store,
                       "Suspend and resume every conversation after every turn through this store: "
@@ -119,8 +125,9 @@ int main(int argc, char** argv) {
   cli::StoreArgs store;
   std::string store_key_file;
   auto* store_cmd = app.add_subcommand(
-      "store", "State store keys and maintenance: keygen, rekey (re-encrypt under the current "
-               "key), info");
+      "store",
+      "State store keys and maintenance: keygen, rekey (re-encrypt under the current "
+      "key), info");
   store_cmd->add_option("action", store.action, "keygen | rekey | info")
       ->required()
       ->check(CLI::IsMember({"keygen", "rekey", "info"}));
@@ -143,9 +150,9 @@ int main(int argc, char** argv) {
   clauses_cmd->add_option("--fixtures", clauses_fixtures, "Fixture folder");
   clauses_cmd->add_flag("--json", clauses.json, "Print the table as JSON");
   std::string clauses_mutants = clauses.mutants_report.string();
-  auto* clauses_mutants_opt =
-      clauses_cmd->add_option("--mutants", clauses_mutants,
-                   "Mutation report whose kills prove the clauses' oracles (gemini-oracle mutants)");
+  auto* clauses_mutants_opt = clauses_cmd->add_option(
+      "--mutants", clauses_mutants,
+      "Mutation report whose kills prove the clauses' oracles (gemini-oracle mutants)");
   clauses_mutants_opt->capture_default_str();
 
   cli::GenerateArgs generate;
@@ -156,7 +163,9 @@ int main(int argc, char** argv) {
       ->check(AtLeastOne)
       ->capture_default_str();
   generate_cmd->add_option("--out", generate.out, "Folder to write them into")->required();
-  generate_cmd->add_option("--family", generate.family, "Which generator: all, parallel_calls or conversation")
+  generate_cmd
+      ->add_option("--family", generate.family,
+                   "Which generator: all, parallel_calls or conversation")
       ->capture_default_str();
 
   cli::MutantsArgs mutants;
@@ -175,8 +184,9 @@ int main(int argc, char** argv) {
                           "Fixture folder (default: <source-root>/fixtures)");
   mutants_cmd->add_option("--catalogue", mutants_catalogue,
                           "Fault catalogue (default: <source-root>/mutants/catalogue.json)");
-  mutants_cmd->add_option("--report-dir", mutants_report_dir,
-                          "Where mutants.json, index.json, summary.md... go")
+  mutants_cmd
+      ->add_option("--report-dir", mutants_report_dir,
+                   "Where mutants.json, index.json, summary.md... go")
       ->capture_default_str();
   mutants_cmd->add_option("--seed", mutants.seed, "Execution-order seed of every run (printed)")
       ->capture_default_str();
@@ -192,6 +202,55 @@ int main(int argc, char** argv) {
                    "Seconds one fault run may take before it is stopped as a Timeout (0: 30 s "
                    "plus ten baseline runs)")
       ->check(Seconds, "SECONDS")
+      ->capture_default_str();
+
+  cli::CompareArgs compare;
+  std::vector<std::string> compare_reports;
+  std::string compare_out = compare.out.string();
+  auto* compare_cmd = app.add_subcommand(
+      "compare", "Reports of several implementations side by side: where their verdicts differ");
+  compare_cmd->add_option("reports", compare_reports, "index.json files or report folders (2+)")
+      ->required();
+  compare_cmd->add_option("--out", compare_out, "Where compare.md, compare.html, compare.json go")
+      ->capture_default_str();
+
+  cli::MergeArgs merge;
+  std::vector<std::string> merge_reports;
+  std::string merge_report_dir = merge.report_dir.string();
+  auto* merge_cmd = app.add_subcommand(
+      "merge", "Join the reports of one run's shards (run --shard i/n) into the whole run's");
+  merge_cmd->add_option("reports", merge_reports, "The shards' index.json files or report folders")
+      ->required();
+  merge_cmd
+      ->add_option("--report-dir", merge_report_dir,
+                   "Where the merged index.json, junit.xml, summary.md go")
+      ->capture_default_str();
+
+  cli::ServeArgs serve;
+  std::string serve_fixtures;
+  unsigned serve_timeout_s = 0;
+  auto* serve_cmd = app.add_subcommand(
+      "serve", "Serve the corpus as an HTTP API for implementations that cannot run a driver");
+  serve_cmd->add_option("--fixtures", serve_fixtures,
+                        "Fixture folder (default: <source-root>/fixtures)");
+  serve_cmd->add_option("--host", serve.host, "Address to listen on (loopback by default)")
+      ->capture_default_str();
+  serve_cmd->add_option("--port", serve.port, "Port (0: any free port, printed)")
+      ->check(CLI::Range(0, 65535))
+      ->capture_default_str();
+  serve_cmd
+      ->add_option("--report-dir", serve.report_dir,
+                   "Each closed run's reports go to DIR/<run id>/")
+      ->capture_default_str();
+  serve_cmd->add_option("--jobs,-j", serve.jobs, "Case runs open at once, per run")
+      ->check(CLI::Range(1u, 256u))
+      ->capture_default_str();
+  serve_cmd
+      ->add_option("--case-timeout", serve_timeout_s,
+                   "Seconds a client may take per case before its verdict is timeout (0: no limit)")
+      ->check(Seconds, "SECONDS")
+      ->capture_default_str();
+  serve_cmd->add_option("--seed", serve.seed, "Execution-order seed of every run")
       ->capture_default_str();
 
   try {
@@ -215,6 +274,12 @@ int main(int argc, char** argv) {
     run.store_key_file = run_key_file;
     return Guarded("run", [&] { return cli::RunCommand(run, std::cout, std::cerr); });
   }
+  if (*serve_cmd) {
+    serve.source_root = root;
+    serve.fixtures = fixtures_or(serve_fixtures);
+    serve.case_timeout = std::chrono::seconds(serve_timeout_s);
+    return Guarded("serve", [&] { return cli::ServeCommand(serve, std::cout, std::cerr); });
+  }
   if (*store_cmd) {
     store.key_file = store_key_file;
     return Guarded("store", [&] { return cli::StoreCommand(store, std::cout, std::cerr); });
@@ -226,7 +291,8 @@ int main(int argc, char** argv) {
     return Guarded("check", [&] { return cli::CheckCommand(check, std::cout, std::cerr); });
   }
   if (*generate_cmd) {
-    return Guarded("generate", [&] { return cli::GenerateCommand(generate, std::cout, std::cerr); });
+    return Guarded("generate",
+                   [&] { return cli::GenerateCommand(generate, std::cout, std::cerr); });
   }
   if (*mutants_cmd) {
     mutants.source_root = root;
@@ -236,6 +302,16 @@ int main(int argc, char** argv) {
     mutants.case_timeout = std::chrono::seconds(mutants_timeout_s);
     mutants.fault_timeout = std::chrono::seconds(fault_timeout_s);
     return Guarded("mutants", [&] { return cli::MutantsCommand(mutants, std::cout, std::cerr); });
+  }
+  if (*compare_cmd) {
+    for (const auto& p : compare_reports) compare.reports.emplace_back(p);
+    compare.out = compare_out;
+    return Guarded("compare", [&] { return cli::CompareCommand(compare, std::cout, std::cerr); });
+  }
+  if (*merge_cmd) {
+    for (const auto& p : merge_reports) merge.reports.emplace_back(p);
+    merge.report_dir = merge_report_dir;
+    return Guarded("merge", [&] { return cli::MergeCommand(merge, std::cout, std::cerr); });
   }
   clauses.source_root = root;
   clauses.fixtures = fixtures_or(clauses_fixtures);

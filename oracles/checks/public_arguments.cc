@@ -9,6 +9,9 @@
 // - any other difference: ADR-224.11.
 // Public calls pair with the pending functionCall parts (ADR-226.B2: a call the server answered
 // inside its content has no public call), in parse order.
+#include <algorithm>
+#include <utility>
+
 #include "oracles/checks/judge.h"
 #include "oracles/checks/wire_view.h"
 
@@ -58,9 +61,9 @@ std::vector<Finding> JudgePublicArguments(const CaseRun& run) {
           detail::FunctionCallPositions(scripted).size() > positions.size();
       findings.push_back(MakeFinding(
           server_answered ? "ADR-226.B2" : "ADR-224.11", kWireViolation, std::nullopt, "",
-          "the implementation reports " + std::to_string(calls.size()) +
-              " public calls for the " + std::to_string(positions.size()) +
-              " pending functionCall parts of exchange " + std::to_string(k + 1),
+          "the implementation reports " + std::to_string(calls.size()) + " public calls for the " +
+              std::to_string(positions.size()) + " pending functionCall parts of exchange " +
+              std::to_string(k + 1),
           positions.size(), calls.size()));
     }
     if (positions.empty()) continue;
@@ -72,10 +75,26 @@ std::vector<Finding> JudgePublicArguments(const CaseRun& run) {
                             " pending functionCall parts of exchange " + std::to_string(k + 1) +
                             ": the arguments of the others are not judged"));
     }
-    for (std::size_t i = 0; i < calls.size() && i < positions.size(); ++i) {
+    // Which reported call stands for which pending part: in order, or, when the implementation
+    // reports one call per functionCall part (the server-answered ones too, ADR-226.B2 above),
+    // each at its own part, so the B2 finding does not also misalign every later call.
+    const auto all = detail::FunctionCallPositions(scripted);
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;  // (reported call, part position)
+    if (calls.size() == all.size() && all.size() > positions.size()) {
+      for (std::size_t j = 0; j < all.size(); ++j) {
+        if (std::find(positions.begin(), positions.end(), all[j]) != positions.end()) {
+          pairs.emplace_back(j, all[j]);
+        }
+      }
+    } else {
+      for (std::size_t i = 0; i < calls.size() && i < positions.size(); ++i) {
+        pairs.emplace_back(i, positions[i]);
+      }
+    }
+    for (const auto& [i, position] : pairs) {
       const std::string label = "the public arguments of call " + std::to_string(i) +
                                 " of exchange " + std::to_string(k + 1);
-      const Json* native = detail::Member(scripted[positions[i]]["functionCall"], "args");
+      const Json* native = detail::Member(scripted[position]["functionCall"], "args");
       const Json& actual = calls[i].arguments;
       if (native != nullptr && native->is_array()) {
         // ADR-224: "Public ToolCall arguments remain arrays", and an associative decoder cannot

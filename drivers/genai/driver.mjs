@@ -1,0 +1,524 @@
+#!/usr/bin/env node
+// Google's @google/genai SDK behind the driver protocol (fixtures/INTERPRETING.md §15).
+//
+//   node drivers/genai/driver.mjs --mode chat   a manual tool loop: ai.chats.create, then
+//        chat.sendMessage (sendMessageStream for a streamed exchange), response.functionCalls,
+//        and the tool results sent as functionResponse parts with the next message;
+//   node drivers/genai/driver.mjs --mode afc    the SDK's automatic function calling: every
+//        functionDeclarations tool is a CallableTool, and the SDK runs the tool loop of one
+//        sendMessage itself.
+//
+// The driver is the application around the SDK, written the way the SDK's documentation shows;
+// what reaches the wire is the SDK's. Where the application decides (the wrapping of a tool
+// result, the public id of an id-less call), it does what ADR-224 and ADR-226 ask, so that what
+// the oracle finds is the SDK's own behaviour. Capability: streaming. No carried-state,
+// persistence or approvals (a chat session starts empty and keeps its history in memory), no
+// typed-errors (refusal codes are the SDK's error class names), no snapshots.
+//
+// Only protocol lines go to standard output: the SDK writes warnings with console.warn and
+// console.debug, and console.debug (like console.log) writes to standard output in Node.
+
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { GoogleGenAI, createPartFromFunctionResponse } from '@google/genai';
+
+for (const name of ['log', 'info', 'debug', 'dir', 'table']) console[name] = console.error.bind(console);
+
+const MODE = (() => {
+  const at = process.argv.indexOf('--mode');
+  const mode = at >= 0 ? process.argv[at + 1] : undefined;
+  if (mode !== 'chat' && mode !== 'afc') {
+    console.error('usage: node driver.mjs --mode chat|afc');
+    process.exit(2);
+  }
+  return mode;
+})();
+
+const SDK_VERSION = JSON.parse(readFileSync(
+  new URL('./node_modules/@google/genai/package.json', import.meta.url), 'utf8')).version;
+
+function send(message) {
+  process.stdout.write(`${JSON.stringify(message)}\n`);
+}
+
+// Requests that left for the server, counted at fetch (the SDK calls the global fetch): an error
+// raised before the count moved is a build refusal, after it an http or parse one (§5.1).
+let requestsSent = 0;
+const realFetch = globalThis.fetch;
+globalThis.fetch = (...args) => {
+  requestsSent += 1;
+  return realFetch(...args);
+};
+
+// ---------------------------------------------------------------------------------------------
+// The case's `then` (§5.4)
+
+const resultsOf = (exchange) => exchange?.then?.results ?? [];
+
+/// ADR-226.8: recursive, kind-strict but for numbers, object member order free. JSON.parse
+/// already made every number a double, so equal values are equal numbers.
+function sameValue(a, b) {
+  if (typeof a === 'number' && typeof b === 'number') return a === b;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) return a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length &&
+    keys.every((key) => Object.hasOwn(b, key) && sameValue(a[key], b[key]));
+}
+
+/// The tool result as a functionResponse.response. The SDK leaves the wrapping to the
+/// application; this one follows ADR-224: an object root as it is (224.3), a list at the keys
+/// "0".."n-1" (224.4), anything else under "output" (224.5; the key the SDK's FunctionResponse
+/// documentation names), an error under "error".
+function responseOf(result) {
+  if (Object.hasOwn(result, 'error')) return { error: result.error };
+  if (Object.hasOwn(result, 'text')) return { output: result.text };
+  const value = result.json;
+  if (Array.isArray(value)) return Object.fromEntries(value.map((item, i) => [String(i), item]));
+  if (value !== null && typeof value === 'object') return value;
+  return { output: value };
+}
+
+// ---------------------------------------------------------------------------------------------
+// A model turn as the SDK gave it
+
+/// One exchange's model turn: every part of candidates[0] (all events of a stream, in order),
+/// the calls the SDK listed in response.functionCalls, their public ids, and the pending calls
+/// (§4: a call answered inside its own content by a server-side tool is not one), which the
+/// case's selectors index.
+class Turn {
+  constructor(exchange) {
+    this.exchange = exchange; // 1-based
+    this.parts = [];
+    this.calls = [];
+    this.ids = new Map();
+    this.answered = new Set(); // indices into then.results already handed back
+    this.handed = new Set(); // the calls they went to
+  }
+
+  add(response) {
+    const parts = response?.candidates?.[0]?.content?.parts;
+    if (Array.isArray(parts)) this.parts.push(...parts);
+    for (const call of response?.functionCalls ?? []) {
+      // The public id is the SDK's call id, what an application reads; an id-less call (or one
+      // whose id is not a nonempty string) gets one of the application's own (ADR-226.1).
+      const id = typeof call.id === 'string' && call.id !== ''
+        ? call.id : `genai-${this.exchange}-${this.calls.length}`;
+      this.ids.set(call, id);
+      this.calls.push(call);
+    }
+  }
+
+  get pending() {
+    const calls = this.parts.filter((part) => part?.functionCall).map((part) => part.functionCall);
+    const answered = new Set();
+    for (const part of this.parts) {
+      const response = part?.functionResponse;
+      if (!response) continue;
+      const hasId = response.id !== undefined && response.id !== null;
+      const call = calls.find((c) => !answered.has(c) && (hasId
+        ? c.id === response.id
+        : (c.id === undefined || c.id === null) && c.name === response.name));
+      if (call) answered.add(call);
+    }
+    return calls.filter((call) => !answered.has(call));
+  }
+
+  /// The pending call a `then.results` selector names (§5.4), or undefined.
+  select(selector) {
+    const pending = this.pending;
+    if (Number.isInteger(selector)) return pending[selector];
+    const matches = pending.filter((call) => call.name === selector.name &&
+      (!Object.hasOwn(selector, 'args') || sameValue(call.args ?? {}, selector.args)));
+    return matches.length === 1 ? matches[0] : undefined;
+  }
+
+  reported() {
+    return this.calls.map((call) => ({
+      id: this.ids.get(call),
+      name: typeof call.name === 'string' ? call.name : '',
+      arguments: call.args ?? {},
+    }));
+  }
+}
+
+class DriverFailure extends Error {}
+
+function exchangeReport() {
+  return { request_built: false, response_parsed: false, calls: [], answered: [] };
+}
+
+/// A refusal: the SDK's error class as the code, and a message that says only that (the
+/// oracle judges refusal messages for leaks, ADR-226.19; the SDK's own texts quote the body).
+function refusal(error, phase, exchange) {
+  let code = typeof error?.name === 'string' && error.name !== '' ? error.name : 'Error';
+  if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(code)) code = 'Error';
+  return { code, phase, exchange, message: `the SDK raised ${code} (${phase})` };
+}
+
+/// The phase of an error raised after the request went out: the transport, an HTTP status, a
+/// body or stream event that is not JSON are `http`; anything else the SDK raised while reading
+/// the answer is `parse` (§5.1).
+function phaseAfterContact(error) {
+  if (error?.name === 'ApiError' || error instanceof SyntaxError) return 'http';
+  if (error instanceof TypeError && error.cause !== undefined) return 'http'; // fetch failed, terminated
+  const message = String(error?.message ?? '');
+  if (/^(Incomplete JSON segment|Response body is empty|exception parsing stream chunk|terminated)/
+    .test(message)) return 'http';
+  return 'parse';
+}
+
+function client(c) {
+  return new GoogleGenAI({
+    apiKey: 'test',
+    vertexai: false,
+    // The capture server serves {base_url}/v1beta/models/{model}:generateContent (§15); v1beta
+    // is the SDK's default for the Gemini API, stated here so that it cannot drift.
+    httpOptions: { baseUrl: c.base_url, apiVersion: 'v1beta' },
+  });
+}
+
+/// The request config of one exchange (§5.2): options.tools as written, system instruction,
+/// generation config members (the SDK takes them flat in the config), options.tool_config with
+/// the exchange's tool mode set on top.
+function configFor(options, toolMode, tools) {
+  const config = {};
+  if (options.generation_config && typeof options.generation_config === 'object') {
+    Object.assign(config, structuredClone(options.generation_config));
+  }
+  if (options.system_instruction !== undefined) config.systemInstruction = options.system_instruction;
+  if (tools !== undefined && tools.length > 0) config.tools = tools;
+  let toolConfig = options.tool_config !== undefined ? structuredClone(options.tool_config) : undefined;
+  if (toolMode !== undefined) {
+    toolConfig ??= {};
+    toolConfig.functionCallingConfig = { ...(toolConfig.functionCallingConfig ?? {}), mode: toolMode };
+  }
+  if (toolConfig !== undefined) config.toolConfig = toolConfig;
+  return config;
+}
+
+// Reasons and contexts reach the reports with every string of the case's own content of four or
+// more characters cut out (§15), member names included ("user", "tool", "call", "mode", ...): they
+// are worded around them.
+function skipped(reason) {
+  return { type: 'skipped', reason };
+}
+
+// ---------------------------------------------------------------------------------------------
+// chat: the application runs the tool loop itself
+
+/// A chat session sends one user content per message: tool results, a user text, or both.
+function chatCannotRun(c) {
+  const exchanges = c.exchanges;
+  for (let k = 0; k < exchanges.length; ++k) {
+    if (exchanges[k].user === undefined && (k === 0 || resultsOf(exchanges[k - 1]).length === 0)) {
+      return 'a step with neither a prompt nor function answers: a chat session cannot send it';
+    }
+  }
+  return undefined;
+}
+
+async function runChat(c) {
+  const why = chatCannotRun(c);
+  if (why) return skipped(why);
+  const options = c.options ?? {};
+  const chat = client(c).chats.create({ model: c.model, config: configFor(options, undefined, options.tools) });
+  const report = { type: 'report', exchanges: [], refusal: null, persisted: false };
+  let answers = []; // functionResponse parts for the next message
+  for (let k = 1; k <= c.exchanges.length; ++k) {
+    const exchange = c.exchanges[k - 1];
+    const er = exchangeReport();
+    report.exchanges.push(er);
+    const message = [...answers];
+    if (exchange.user !== undefined) message.push({ text: exchange.user });
+    answers = [];
+    const config = configFor(options, exchange.tool_mode, options.tools);
+    const turn = new Turn(k);
+    const before = requestsSent;
+    try {
+      if (exchange.streamed) {
+        for await (const chunk of await chat.sendMessageStream({ message, config })) turn.add(chunk);
+      } else {
+        turn.add(await chat.sendMessage({ message, config }));
+      }
+    } catch (error) {
+      er.request_built = requestsSent > before;
+      report.refusal = refusal(error, er.request_built ? phaseAfterContact(error) : 'build', k);
+      return report;
+    }
+    er.request_built = er.response_parsed = true;
+    er.calls = turn.reported();
+    // The tool results, handed back in the order then.results lists them (§5.4), each echoing
+    // its call's id as the SDK gave it (createPartFromFunctionResponse(id, name, response)).
+    for (const [index, result] of resultsOf(exchange).entries()) {
+      const call = turn.select(result.call);
+      if (call === undefined) throw new DriverFailure('a result selector matches nothing the SDK read');
+      answers.push(createPartFromFunctionResponse(call.id, call.name, responseOf(result)));
+      er.answered.push({ result: index, call: turn.ids.get(call) });
+    }
+  }
+  return report;
+}
+
+// ---------------------------------------------------------------------------------------------
+// afc: the SDK runs the tool loop of each message
+
+/// One sendMessage runs a user message and the tool rounds after it: an exchange whose results
+/// the SDK sends at once in the next request, which has no user message of its own. What one
+/// loop cannot do, an application using it cannot either.
+function afcGroups(c) {
+  const groups = [];
+  const exchanges = c.exchanges;
+  for (let k = 0; k < exchanges.length; ++k) {
+    const exchange = exchanges[k];
+    const answered = k > 0 && resultsOf(exchanges[k - 1]).length > 0;
+    if (exchange.user !== undefined) {
+      if (answered) {
+        return 'AFC sends function answers at once, yet here a new prompt joins them';
+      }
+      groups.push({ start: k + 1, size: 1, streamed: exchange.streamed, toolMode: exchange.tool_mode });
+      continue;
+    }
+    if (!answered) {
+      return 'a step with neither a prompt nor function answers: a chat session cannot send it';
+    }
+    const group = groups[groups.length - 1];
+    if (exchange.tool_mode !== group.toolMode) {
+      return 'AFC keeps one config per loop, yet here the config varies inside a loop';
+    }
+    if (exchange.streamed !== group.streamed) {
+      return 'AFC runs a whole loop over SSE or none of it, yet here a loop mixes both';
+    }
+    group.size += 1;
+  }
+  return groups;
+}
+
+async function runAfc(c) {
+  const groups = afcGroups(c);
+  if (typeof groups === 'string') return skipped(groups);
+  const options = c.options ?? {};
+  const ai = client(c);
+  const report = { type: 'report', exchanges: [], refusal: null, persisted: false };
+  const turns = new Map(); // exchange number -> Turn
+  const turnOfCall = new WeakMap(); // the SDK's FunctionCall object -> Turn
+
+  const open = (k) => {
+    while (report.exchanges.length < k) report.exchanges.push(exchangeReport());
+    if (!turns.has(k)) turns.set(k, new Turn(k));
+    return { er: report.exchanges[k - 1], turn: turns.get(k) };
+  };
+  const parsed = (k, response) => {
+    const { er, turn } = open(k);
+    turn.add(response);
+    for (const call of turn.calls) turnOfCall.set(call, turn);
+    er.request_built = er.response_parsed = true;
+    er.calls = turn.reported();
+  };
+
+  // The turn a call handed to a tool belongs to: the SDK hands the parsed objects themselves;
+  // were they copies, by id, else by name and arguments, else by name in order.
+  const latest = () => turns.get(Math.max(...turns.keys()));
+  const turnOf = (call) => turnOfCall.get(call) ?? latest();
+  const sameCall = (turn, call) => {
+    if (turn.calls.includes(call)) return call;
+    if (typeof call.id === 'string' && call.id !== '') {
+      const byId = turn.calls.find((c) => c.id === call.id);
+      if (byId) return byId;
+    }
+    const named = turn.calls.filter((c) => c.name === call.name && !turn.handed.has(c));
+    return named.find((c) => sameValue(c.args ?? {}, call.args ?? {})) ?? named[0];
+  };
+
+  // Every functionDeclarations entry of options.tools becomes a CallableTool whose tool() gives
+  // the entry as written; other tools (code execution, search) stay plain. callTool answers the
+  // calls it is given that its functions declare (a call no tool declares goes to the first
+  // one), with the case's results, in the order then.results lists them (tools finishing in
+  // that order), and records which call each answered.
+  const entries = options.tools ?? [];
+  const declared = (entry) => (entry?.functionDeclarations ?? []).map((d) => d?.name);
+  const callableAt = entries.map((entry) => Array.isArray(entry?.functionDeclarations) &&
+    entry.functionDeclarations.length > 0);
+  const first = callableAt.indexOf(true);
+  const owns = (at, name) => declared(entries[at]).includes(name) ||
+    (at === first && !entries.some((entry, j) => callableAt[j] && declared(entry).includes(name)));
+  const callTool = async (at, functionCalls) => {
+    const parts = [];
+    const given = functionCalls.filter((call) => owns(at, call.name));
+    const byTurn = new Map();
+    for (const call of given) {
+      const turn = turnOf(call);
+      if (!turn) continue;
+      if (!byTurn.has(turn)) byTurn.set(turn, []);
+      byTurn.get(turn).push(sameCall(turn, call));
+    }
+    for (const [turn, calls] of byTurn) {
+      for (const [index, result] of resultsOf(c.exchanges[turn.exchange - 1]).entries()) {
+        if (turn.answered.has(index)) continue;
+        const call = turn.select(result.call);
+        if (call === undefined || !calls.includes(call)) continue;
+        turn.answered.add(index);
+        turn.handed.add(call);
+        parts.push(createPartFromFunctionResponse(call.id, call.name, responseOf(result)));
+        report.exchanges[turn.exchange - 1].answered.push({ result: index, call: turn.ids.get(call) });
+      }
+    }
+    return parts;
+  };
+  const tools = entries.map((entry, at) => (callableAt[at]
+    ? { tool: async () => entry, callTool: (functionCalls) => callTool(at, functionCalls) }
+    : entry));
+
+  // Each request of a whole-answer loop, seen as the SDK parses it, before the SDK hands its
+  // calls to the tools. An observation only: the SDK's own method does the work.
+  const models = ai.models;
+  const generateContentInternal = models.generateContentInternal.bind(models);
+  let next = 0; // the exchange the next request belongs to
+  let failedAt; // [exchange, phase] of an error raised around a request
+  models.generateContentInternal = async (params) => {
+    const k = next++;
+    const before = requestsSent;
+    let response;
+    try {
+      response = await generateContentInternal(params);
+    } catch (error) {
+      open(k).er.request_built = requestsSent > before;
+      failedAt = [k, requestsSent > before ? phaseAfterContact(error) : 'build'];
+      throw error;
+    }
+    try {
+      parsed(k, response);
+    } catch (error) {
+      failedAt = [k, 'parse'];
+      throw error;
+    }
+    return response;
+  };
+
+  const chat = ai.chats.create({ model: c.model, config: configFor(options, undefined, tools) });
+  for (const [g, group] of groups.entries()) {
+    const last = group.start + group.size - 1;
+    const config = configFor(options, group.toolMode, tools);
+    // The application allows the SDK as many model calls as the case scripts for this message:
+    // a whole-answer loop makes at most maximumRemoteCalls requests, a streamed one one more
+    // (the SDK counts them differently).
+    if (!group.streamed) config.automaticFunctionCalling = { maximumRemoteCalls: group.size };
+    else if (group.size > 1) config.automaticFunctionCalling = { maximumRemoteCalls: group.size - 1 };
+    else config.automaticFunctionCalling = { disable: true };
+    const message = c.exchanges[group.start - 1].user;
+    next = group.start;
+    failedAt = undefined;
+    const sentBefore = requestsSent;
+    let k = group.start; // streamed: the exchange whose answer is arriving
+    let roundsDone = 0;
+    try {
+      if (group.streamed) {
+        for await (const chunk of await chat.sendMessageStream({ message, config })) {
+          // The SDK yields its own answers to the tools as a user content between rounds.
+          if (chunk?.candidates?.[0]?.content?.role === 'user') {
+            roundsDone += 1;
+            k += 1;
+            continue;
+          }
+          const { turn } = open(k);
+          turn.add(chunk);
+          for (const call of turn.calls) turnOfCall.set(call, turn);
+          report.exchanges[k - 1].request_built = true;
+        }
+        for (let j = group.start; j < group.start + (requestsSent - sentBefore); ++j) {
+          const { er, turn } = open(j);
+          er.request_built = er.response_parsed = true;
+          er.calls = turn.reported();
+        }
+      } else {
+        await chat.sendMessage({ message, config });
+      }
+    } catch (error) {
+      const sent = requestsSent - sentBefore;
+      let exchange;
+      let phase;
+      if (failedAt) {
+        [exchange, phase] = failedAt;
+      } else if (sent === 0) {
+        [exchange, phase] = [group.start, 'build'];
+      } else if (group.streamed && roundsDone < sent) {
+        [exchange, phase] = [group.start + sent - 1, phaseAfterContact(error)];
+      } else if (group.start + sent <= last) {
+        // The last answer was read and its calls run; the next request failed to build.
+        [exchange, phase] = [group.start + sent, 'build'];
+      } else {
+        [exchange, phase] = [last, 'parse'];
+      }
+      if (group.streamed) {
+        for (let j = group.start; j < exchange; ++j) {
+          const { er, turn } = open(j);
+          er.request_built = er.response_parsed = true;
+          er.calls = turn.reported();
+        }
+        open(exchange).er.request_built = phase !== 'build';
+      }
+      open(exchange);
+      report.exchanges.length = exchange;
+      report.refusal = refusal(error, phase, exchange);
+      return report;
+    }
+    const reached = group.start + (requestsSent - sentBefore) - 1;
+    if (reached < last) {
+      // The model stopped calling tools before the case's loop ended: the conversation the case
+      // scripts is over for this application.
+      return report;
+    }
+    if (g + 1 < groups.length && turns.get(last)?.pending.length > 0) {
+      return skipped('AFC answers every function invocation, yet here some stay unanswered before a new prompt');
+    }
+  }
+  return report;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The protocol loop: one case at a time
+
+async function handle(message) {
+  if (message.type === 'start') {
+    send({
+      type: 'hello',
+      protocol: 1,
+      name: `google-genai-js-${MODE}`,
+      version: SDK_VERSION,
+      language: 'JavaScript',
+      capabilities: ['streaming'],
+    });
+  } else if (message.type === 'run_case') {
+    let reply;
+    try {
+      reply = MODE === 'chat' ? await runChat(message) : await runAfc(message);
+    } catch (error) {
+      console.error(error);
+      reply = { type: 'errored', context: error instanceof DriverFailure ? error.message : `driver failure: ${error?.name ?? 'unknown'}` };
+    }
+    send({ ...reply, seq: message.seq });
+  } else if (message.type === 'stop') {
+    return true;
+  }
+  return false;
+}
+
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+let queue = Promise.resolve(false);
+lines.on('line', (line) => {
+  if (line.trim() === '') return;
+  queue = queue.then(async (stopped) => stopped || handle(JSON.parse(line))).then((stopped) => {
+    if (stopped) {
+      lines.close();
+      process.stdout.write('', () => process.exit(0));
+    }
+    return stopped;
+  }, (error) => {
+    console.error(error);
+    process.exit(1);
+  });
+});
+lines.on('close', () => {
+  queue.then(() => process.stdout.write('', () => process.exit(0)));
+});

@@ -1,0 +1,323 @@
+#include "oracles/serve/serve_api.h"
+
+#include <algorithm>
+#include <fstream>
+#include <thread>
+
+#include "oracles/model/streamed_twin.h"
+#include "oracles/runner/case_loader.h"
+#include "oracles/runner/driver_protocol.h"
+#include "oracles/runner/suite_runner.h"
+#include "oracles/serve/remote_run.h"
+#include "reports/index.h"
+#include "reports/write_all.h"
+
+namespace gemini_oracle::serve {
+namespace {
+
+using nlohmann::json;
+
+void Answer(httplib::Response& res, int status, const json& body) {
+  res.status = status;
+  res.set_content(body.dump(2, ' ', false, json::error_handler_t::replace) + "\n",
+                  "application/json");
+}
+
+void Problem(httplib::Response& res, int status, const std::string& rule,
+             const std::string& message) {
+  Answer(res, status, json{{"error", rule}, {"message", message}});
+}
+
+std::string ReadVersion(const std::filesystem::path& fixtures) {
+  std::ifstream in(fixtures / "VERSION");
+  std::string version;
+  std::getline(in, version);
+  return version.empty() ? "unknown" : version;
+}
+
+// A member of the creation body, or its default; throws std::invalid_argument naming it.
+template <typename T>
+T Member(const json& body, const char* key, T fallback) {
+  const auto it = body.find(key);
+  if (it == body.end() || it->is_null()) return fallback;
+  try {
+    return it->get<T>();
+  } catch (const json::exception&) {
+    throw std::invalid_argument(std::string("`") + key + "` has the wrong kind");
+  }
+}
+
+}  // namespace
+
+struct ServeApi::Run {
+  std::string id;
+  std::unique_ptr<RemoteRun> remote;
+  std::optional<runner::CaseLoader> loader;
+  std::vector<runner::Case> cases;
+  runner::SuiteOptions options;
+  json context;
+  std::vector<runner::Diagnostic> bad;
+  std::thread runner;
+  std::mutex close_mu;
+  std::optional<json> closed_summary;  // set once the reports are written
+  json results = json::array();
+};
+
+ServeApi::ServeApi(ServeSettings settings) : settings_(std::move(settings)) {}
+
+ServeApi::~ServeApi() {
+  std::map<std::string, std::shared_ptr<Run>> runs;
+  {
+    std::lock_guard lock(mu_);
+    runs.swap(runs_);
+  }
+  for (auto& [id, run] : runs) {
+    run->remote->Close();
+    if (run->runner.joinable()) run->runner.join();
+  }
+}
+
+std::shared_ptr<ServeApi::Run> ServeApi::FindRun(const std::string& id) {
+  std::lock_guard lock(mu_);
+  const auto it = runs_.find(id);
+  return it == runs_.end() ? nullptr : it->second;
+}
+
+void ServeApi::Mount(httplib::Server& server) {
+  // POST /runs: {implementation: {name, version, language}, capabilities: [...], filter,
+  // twins, profile, strict} -> 201 {run, cases, links}.
+  server.Post("/runs", [this](const httplib::Request& req, httplib::Response& res) {
+    json body;
+    try {
+      body = req.body.empty() ? json::object() : json::parse(req.body);
+    } catch (const json::parse_error& e) {
+      return Problem(res, 400, "serve.json",
+                     "the body is not JSON (byte " + std::to_string(e.byte) + ")");
+    }
+    if (!body.is_object()) return Problem(res, 400, "serve.body", "the body is a JSON object");
+    auto run = std::make_shared<Run>();
+    std::set<std::string> capabilities;
+    std::string filter, profile_text;
+    bool twins = true, strict = false;
+    json implementation;
+    try {
+      capabilities = Member(body, "capabilities", std::set<std::string>{});
+      filter = Member(body, "filter", std::string());
+      twins = Member(body, "twins", true);
+      strict = Member(body, "strict", false);
+      profile_text = Member(body, "profile", std::string("adr"));
+      implementation = Member(body, "implementation", json::object());
+      if (!implementation.is_object()) throw std::invalid_argument("`implementation` is an object");
+    } catch (const std::invalid_argument& e) {
+      return Problem(res, 400, "serve.body", e.what());
+    }
+    const auto profile = checks::ProfileFromString(profile_text);
+    if (!profile) return Problem(res, 400, "serve.body", "`profile` is adr or gemini");
+    try {
+      run->loader.emplace(runner::CaseLoader::FromSourceRoot(settings_.source_root));
+      auto corpus = runner::CheckCorpus(settings_.fixtures, *run->loader);
+      if (twins) corpus.cases = model::WithStreamedTwins(corpus.cases);
+      run->bad = corpus.diagnostics;
+      for (auto& c : corpus.cases) {
+        if (runner::MatchesFilter(c, filter)) run->cases.push_back(std::move(c));
+      }
+    } catch (const std::exception& e) {
+      return Problem(res, 500, "serve.corpus", e.what());
+    }
+    if (run->cases.empty() && run->bad.empty()) {
+      return Problem(res, 400, "serve.filter", "the filter selects no case");
+    }
+    run->remote = std::make_unique<RemoteRun>(capabilities);
+    runner::SuiteOptions& options = run->options;
+    options.strict = strict;
+    options.profile = *profile;
+    options.beyond_gates = false;  // beyond clauses gate the reference alone (INTERPRETING §9)
+    options.jobs = std::max(1u, settings_.jobs);
+    options.seed = settings_.seed;
+    options.case_timeout = settings_.case_timeout;
+    options.capabilities = capabilities;
+    options.relative_to = std::filesystem::absolute(settings_.source_root);
+    RemoteRun* remote = run->remote.get();
+    options.progress = [remote](const json& result, std::size_t, std::size_t) {
+      remote->OnResult(result);
+    };
+    const std::string name = Member(implementation, "name", std::string("unnamed"));
+    const std::string version = Member(implementation, "version", std::string());
+    const std::string language = Member(implementation, "language", std::string());
+    json context = json::object();
+    context["tool"] = "gemini-oracle";
+    context["tool_version"] = settings_.tool_version;
+    context["suite_version"] = ReadVersion(settings_.fixtures);
+    context["seed"] = settings_.seed;
+    context["implementation"] = name + (version.empty() ? "" : " " + version) +
+                                (language.empty() ? "" : " (" + language + ")");
+    context["via"] = "serve";
+    context["strict"] = strict;
+    context["profile"] = profile_text;
+    context["filter"] = filter;
+    context["shard"] = "1/1";
+    context["jobs"] = options.jobs;
+    context["case_timeout_ms"] = settings_.case_timeout.count();
+    context["bad_fixtures"] = run->bad.size();
+    context["refusal_codes"] =
+        capabilities.count("typed-errors") != 0
+            ? "typed: the client reports the catalogue's codes"
+            : "not judged: the client lacks typed-errors; refusals are judged on refusal, "
+              "exchange and contact only";
+    json levels = json::object();
+    for (const auto& clause : run->loader->registry().clauses()) {
+      levels[clause.id] = std::string(runner::ToString(clause.level));
+    }
+    context["clause_levels"] = levels;
+    run->context = std::move(context);
+    {
+      std::lock_guard lock(mu_);
+      run->id = std::to_string(++next_run_);
+      runs_[run->id] = run;
+    }
+    Run* raw = run.get();
+    run->runner = std::thread([raw] {
+      json results = raw->cases.empty()
+                         ? json::array()
+                         : runner::RunSuite(
+                               raw->cases, raw->loader->registry(),
+                               [raw] { return raw->remote->MakeDriver(); }, raw->options);
+      raw->results = std::move(results);
+      raw->remote->MarkFinished();
+    });
+    const std::string base = "/runs/" + run->id;
+    Answer(res, 201,
+           json{{"run", run->id},
+                {"cases", run->cases.size()},
+                {"bad_fixtures", run->bad.size()},
+                {"links",
+                 {{"cases", base + "/cases"},
+                  {"next", base + "/next"},
+                  {"reports", base + "/reports/{seq}"},
+                  {"status", base},
+                  {"close", base + "/close"}}}});
+  });
+
+  // GET /runs/{run}/cases: every case of the run with its client actions and its verdict so far.
+  server.Get(R"(/runs/([^/]+)/cases)", [this](const httplib::Request& req, httplib::Response& res) {
+    const auto run = FindRun(req.matches[1]);
+    if (!run) return Problem(res, 404, "serve.no_run", "no such run");
+    const auto results = run->remote->Results();
+    json cases = json::array();
+    for (const auto& c : run->cases) {
+      json message = runner::protocol::RunCaseMessage(c, "", 0, false);
+      message.erase("type");
+      message.erase("seq");
+      message.erase("base_url");
+      json entry = {{"id", c.id},
+                    {"needs", runner::protocol::RequiredCapabilities(c)},
+                    {"client", std::move(message)}};
+      const auto it = results.find(c.id);
+      entry["verdict"] = it == results.end() ? json(nullptr) : it->second["verdict"];
+      cases.push_back(std::move(entry));
+    }
+    Answer(res, 200, json{{"run", run->id}, {"cases", std::move(cases)}});
+  });
+
+  // GET /runs/{run}/next[?wait=SECONDS]: the next case run to do, as a run_case message
+  // (200); 204 when none came within the wait; 410 when the run has none left.
+  server.Get(R"(/runs/([^/]+)/next)", [this](const httplib::Request& req, httplib::Response& res) {
+    const auto run = FindRun(req.matches[1]);
+    if (!run) return Problem(res, 404, "serve.no_run", "no such run");
+    long wait_s = 10;
+    if (req.has_param("wait")) {
+      const std::string text = req.get_param_value("wait");
+      if (text.empty() || text.size() > 3 ||
+          text.find_first_not_of("0123456789") != std::string::npos) {
+        return Problem(res, 400, "serve.wait", "wait takes whole seconds from 0 to 999");
+      }
+      wait_s = std::stol(text);
+    }
+    bool done = false;
+    const auto message = run->remote->TakeNext(std::chrono::seconds(wait_s), done);
+    if (message) return Answer(res, 200, *message);
+    if (done)
+      return Answer(res, 410, json{{"done", true}, {"close", "/runs/" + run->id + "/close"}});
+    res.status = 204;
+  });
+
+  // POST /runs/{run}/reports/{seq}: the client's report, skipped or errored message for that
+  // case run -> 200 {status: judged, result} | {status: accepted, more: true} (the case runs
+  // again: take the next run) | {status: accepted} (judging still under way).
+  server.Post(R"(/runs/([^/]+)/reports/(\d{1,12}))", [this](const httplib::Request& req,
+                                                            httplib::Response& res) {
+    const auto run = FindRun(req.matches[1]);
+    if (!run) return Problem(res, 404, "serve.no_run", "no such run");
+    Json kept;
+    try {
+      kept = ParseJson(req.body);  // kind-preserving, as the driver protocol reads lines
+    } catch (const std::exception&) {
+      return Problem(res, 400, "serve.json", "the body is not JSON");
+    }
+    const std::size_t seq = std::stoull(req.matches[2]);
+    const auto outcome = run->remote->Reply(seq, std::move(kept), settings_.verdict_wait);
+    switch (outcome.status) {
+      case RemoteRun::ReplyStatus::kUnknownSeq:
+        return Problem(res, 404, "serve.no_seq", "no case run with this seq is waiting");
+      case RemoteRun::ReplyStatus::kAlreadyAnswered:
+        return Problem(res, 409, "serve.answered", "this case run was already answered");
+      case RemoteRun::ReplyStatus::kAccepted:
+        break;
+    }
+    if (outcome.result)
+      return Answer(res, 200, json{{"status", "judged"}, {"result", *outcome.result}});
+    Answer(res, 200, json{{"status", "accepted"}, {"more", outcome.more}});
+  });
+
+  // GET /runs/{run}: counts so far.
+  server.Get(R"(/runs/([^/]+))", [this](const httplib::Request& req, httplib::Response& res) {
+    const auto run = FindRun(req.matches[1]);
+    if (!run) return Problem(res, 404, "serve.no_run", "no such run");
+    json results = json::array();
+    for (auto& [id, result] : run->remote->Results()) results.push_back(result);
+    Answer(res, 200,
+           json{{"run", run->id},
+                {"cases", run->cases.size()},
+                {"judged", results.size()},
+                {"summary", reports::SummarizeResults(results)},
+                {"finished", run->remote->finished()},
+                {"closed", run->remote->closed()}});
+  });
+
+  // POST /runs/{run}/close: ends the run (case runs not answered are the client's error),
+  // writes index.json, junit.xml, summary.md and summary.html, and returns the summary.
+  server.Post(
+      R"(/runs/([^/]+)/close)", [this](const httplib::Request& req, httplib::Response& res) {
+        const auto run = FindRun(req.matches[1]);
+        if (!run) return Problem(res, 404, "serve.no_run", "no such run");
+        std::lock_guard lock(run->close_mu);
+        if (!run->closed_summary) {
+          run->remote->Close();
+          if (run->runner.joinable()) run->runner.join();
+          json results = run->results;
+          for (const auto& entry : runner::BadFixtureResults(run->bad, settings_.fixtures,
+                                                             runner::Shard{}, run->options)) {
+            results.push_back(entry);
+          }
+          std::stable_sort(results.begin(), results.end(), [](const json& a, const json& b) {
+            return a["id"].get<std::string>() < b["id"].get<std::string>();
+          });
+          const json index = reports::BuildIndex(run->context, std::move(results));
+          const auto dir = settings_.report_dir / run->id;
+          json summary = {{"run", run->id}, {"summary", index["summary"]}};
+          try {
+            reports::WriteAll(index, dir);
+            summary["reports"] = dir.generic_string();
+          } catch (const std::exception& e) {
+            summary["reports_error"] = e.what();
+          }
+          bool gates = false;
+          for (const auto& r : index["results"]) gates = gates || reports::Gates(r);
+          summary["gate"] = gates ? "fail" : "pass";
+          run->closed_summary = std::move(summary);
+        }
+        Answer(res, 200, *run->closed_summary);
+      });
+}
+
+}  // namespace gemini_oracle::serve

@@ -1,0 +1,51 @@
+#pragma once
+// `gemini-oracle serve`: the corpus as a small HTTP API, for implementations that cannot run a
+// driver process (another container, a browser, a CI service). INTERPRETING §15.5 lists the
+// routes; every body is JSON and the case runs are the driver protocol's own messages.
+
+#include <httplib.h>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace gemini_oracle::serve {
+
+struct ServeSettings {
+  std::filesystem::path source_root;  // fixtures/..., oracles/clauses.json
+  std::filesystem::path fixtures;
+  std::filesystem::path report_dir;  // each run's reports go to report_dir/<run id>/
+  unsigned jobs = 1;                 // case runs open at once, per run
+  /// Per case; zero: none (a client takes cases at its own pace; closing ends the rest).
+  std::chrono::milliseconds case_timeout{0};
+  std::uint64_t seed = 1;
+  std::string tool_version;
+  /// How long POST .../reports/{seq} waits for the case's verdict before answering without it.
+  std::chrono::milliseconds verdict_wait{30000};
+};
+
+class ServeApi {
+ public:
+  explicit ServeApi(ServeSettings settings);
+  ~ServeApi();  // closes every run still open
+  ServeApi(const ServeApi&) = delete;
+  ServeApi& operator=(const ServeApi&) = delete;
+
+  /// Adds the routes to `server`.
+  void Mount(httplib::Server& server);
+
+ private:
+  struct Run;
+  std::shared_ptr<Run> FindRun(const std::string& id);
+
+  ServeSettings settings_;
+  std::mutex mu_;
+  std::map<std::string, std::shared_ptr<Run>> runs_;
+  std::size_t next_run_ = 0;
+};
+
+}  // namespace gemini_oracle::serve
