@@ -26,7 +26,8 @@ const std::vector<std::string>& ComparisonFileNames();
 
 /// The comparison document (compare.json). Columns follow the argument order and are named
 /// after context.implementation, a repeated name getting "#2", "#3"... A case disagrees when
-/// the reports that ran it gave more than one verdict: not running a case is no verdict.
+/// the reports that ran it gave more than one verdict: not running a case (absent, or
+/// skipped) is no verdict, and a known failure counts as the verdict it was listed for.
 /// Deterministic: the same reports in the same order give the same document.
 nlohmann::json BuildComparison(const std::vector<LoadedReport>& reports);
 

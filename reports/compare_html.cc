@@ -93,8 +93,9 @@ void WriteComparisonHtml(const json& comparison, std::ostream& out) {
   out << "</table>\n";
 
   out << "<h2>Disagreements</h2>\n<p>Cases whose verdicts differ among the reports that ran "
-         "them, with each reason's first line (—: not run; a case some report did not run is no "
-         "disagreement by itself).</p>\n";
+         "them, with each reason's first line (—: not run; a case some report did not run or "
+         "skipped is no disagreement by itself; a known failure counts as the failure it "
+         "is).</p>\n";
   if (comparison.at("disagreements").empty()) {
     out << "<p>None.</p>\n";
   } else {

@@ -80,7 +80,8 @@ void WriteComparisonMarkdown(const json& comparison, std::ostream& out) {
 
   out << "## Disagreements\n\n"
       << "Cases whose verdicts differ among the reports that ran them, with each reason's first "
-         "line (—: not run; a case some report did not run is no disagreement by itself).\n\n";
+         "line (—: not run; a case some report did not run or skipped is no disagreement by "
+         "itself; a known failure counts as the failure it is).\n\n";
   if (comparison.at("disagreements").empty()) {
     out << "None.\n\n";
   } else {

@@ -66,7 +66,7 @@ TEST(Comparison, PrunedViewHoldsOnlyCasesWhoseVerdictsDiffer) {
   const json b = json::array({Result("x/agree", "pass"), Result("x/differ", "pass"),
                               Result("x/two_ran_agree", "known", "https://example.invalid/1")});
   const json c = json::array({Result("x/agree", "pass"), Result("x/differ", "pass"),
-                              Result("x/two_ran_differ", "skipped", "unsupported: streaming"),
+                              Result("x/two_ran_differ", "timeout", "60 s"),
                               Result("x/two_ran_agree", "known", "https://example.invalid/2")});
   const json doc = BuildComparison(
       {Report("a.json", Context("A"), a), Report("b.json", Context("B"), b),
@@ -77,8 +77,8 @@ TEST(Comparison, PrunedViewHoldsOnlyCasesWhoseVerdictsDiffer) {
      "verdicts": {"A": "fail", "B": "pass", "C": "pass"},
      "reasons": {"A": "should-have-refused…", "B": "", "C": ""}},
     {"id": "x/two_ran_differ",
-     "verdicts": {"A": "pass", "B": null, "C": "skipped"},
-     "reasons": {"A": "", "B": null, "C": "unsupported: streaming"}}
+     "verdicts": {"A": "pass", "B": null, "C": "timeout"},
+     "reasons": {"A": "", "B": null, "C": "60 s"}}
   ])");
   EXPECT_EQ(doc["disagreements"], expected_disagreements);
   EXPECT_EQ(doc["summary"], json::parse(R"({"cases": 5, "implementations": 3,
@@ -90,6 +90,31 @@ TEST(Comparison, PrunedViewHoldsOnlyCasesWhoseVerdictsDiffer) {
   EXPECT_EQ(doc["cases"][2]["verdicts"], json::parse(R"({"A": "fail", "B": null, "C": null})"));
   EXPECT_EQ(doc["implementations"], json::parse(R"(["A", "B", "C"])"));
   EXPECT_EQ(doc["warnings"], json::array());
+}
+
+// A skipped case was not run, and a known failure is compared as the verdict the expectations
+// file listed it for (expected.verdict); the tables still show the verdicts as written.
+TEST(Comparison, SkippedIsNotRunAndKnownIsItsListedVerdict) {
+  json known_fail = Result("x/known_same", "known", "known failure (fail): tracked");
+  known_fail["expected"] = {{"verdict", "fail"}, {"reason", "tracked"}};
+  json known_error = Result("x/known_other", "known", "known failure (error): tracked");
+  known_error["expected"] = {{"verdict", "error"}, {"reason", "tracked"}};
+  const json a = json::array({Result("x/known_same", "fail", "wire-violation"),
+                              Result("x/known_other", "fail", "wire-violation"),
+                              Result("x/skipped", "fail", "wire-violation")});
+  const json b = json::array(
+      {known_fail, known_error, Result("x/skipped", "skipped", "unsupported: streaming")});
+  const json doc =
+      BuildComparison({Report("a", Context("A"), a), Report("b", Context("B"), b)});
+  EXPECT_EQ(doc["disagreements"], json::parse(R"([
+    {"id": "x/known_other",
+     "verdicts": {"A": "fail", "B": "known"},
+     "reasons": {"A": "wire-violation", "B": "known failure (error): tracked"}}
+  ])"));
+  EXPECT_EQ(doc["summary"], json::parse(R"({"cases": 3, "implementations": 2,
+                                            "disagreements": 1, "not_run_everywhere": 1})"));
+  EXPECT_EQ(doc["cases"][1]["verdicts"], json::parse(R"({"A": "fail", "B": "known"})"));
+  EXPECT_EQ(doc["cases"][2]["verdicts"], json::parse(R"({"A": "fail", "B": "skipped"})"));
 }
 
 // Counts per clause and implementation: pass, gating (fail, error, timeout, and verdicts this
@@ -218,7 +243,7 @@ TEST(Comparison, MarkdownPage) {
 
 ## Disagreements
 
-Cases whose verdicts differ among the reports that ran them, with each reason's first line (—: not run; a case some report did not run is no disagreement by itself).
+Cases whose verdicts differ among the reports that ran them, with each reason's first line (—: not run; a case some report did not run or skipped is no disagreement by itself; a known failure counts as the failure it is).
 
 | case | A | B |
 |---|---|---|
