@@ -87,9 +87,10 @@ std::vector<Finding> JudgeRefuse(const CaseRun& run) {
   if (!run.refusal_code_judged) {
     findings.push_back(
         NotJudged(clause,
-                  "the refusal's code and phase: the implementation reports its own error class "
-                  "(no typed-errors capability, no --error-map entry for it); judged on the "
-                  "refusal, its exchange and the contact before it"));
+                  "the refusal's code, reported phase and refused message and part: the "
+                  "implementation reports its own error class (no typed-errors capability, no "
+                  "--error-map entry for it); judged on the refusal, its exchange and the "
+                  "requests sent before it"));
   }
   if (run.refusal_code_judged && refusal.code != expect.error) {
     findings.push_back(MakeFinding(clause, kWrongError, std::nullopt, "",
@@ -135,6 +136,18 @@ std::vector<Finding> JudgeRefuse(const CaseRun& run) {
   // A build refusal of exchange e comes before request e; parse and http ones after it.
   const std::size_t allowed =
       expect.phase == "build" ? (exchange > 0 ? exchange - 1 : 0) : exchange;
+  // The journal says which requests went out, whatever the implementation calls its phase: a
+  // refusal of exchange e's answer (parse, http) needs request e sent, and one while building
+  // request e needs the e-1 before it. Fewer is another refusal than the case's, with or
+  // without typed errors (INTERPRETING §15.4).
+  if (run.journal.size() < allowed) {
+    findings.push_back(MakeFinding(clause, kWrongError, run.journal.size() + 1, "",
+                                   "refused after " + std::to_string(run.journal.size()) +
+                                       " requests; a refusal in the " + expect.phase +
+                                       " phase of exchange " + std::to_string(exchange) +
+                                       " comes after " + std::to_string(allowed),
+                                   allowed, run.journal.size()));
+  }
   if (run.journal.size() > allowed) {
     findings.push_back(MakeFinding(clause, kContactedBeforeRefusal, allowed + 1, "",
                                    "sent " + std::to_string(run.journal.size()) +

@@ -489,12 +489,12 @@ TEST(RunSuite, StreamingRequestTwinRefusedWhileReadingIsBeyond) {
 namespace gemini_oracle::runner {
 namespace {
 
-// A case that must be refused with native_id.duplicate at build time of exchange 1.
-Case RefuseBeforeContactCase() {
+// A case that must be refused with native_id.duplicate in `phase` of exchange 1.
+Case RefuseBeforeContactCase(const std::string& phase = "build") {
   Case c = MakeCase("adr-226/n_untyped", {"ADR-226.5"});
   c.expected = c.expect.outcome = Expected::kRefuse;
   c.expect.error = "native_id.duplicate";
-  c.expect.phase = "build";
+  c.expect.phase = phase;
   c.expect.exchange = 1;
   c.exchanges.push_back(TextAnswer(false));
   return c;
@@ -502,17 +502,19 @@ Case RefuseBeforeContactCase() {
 
 // A driver without typed errors refusing with its own error class, before any contact.
 nlohmann::json RunUntyped(const std::string& error_class, std::map<std::string, std::string> map,
-                          std::set<std::string> capabilities = {}) {
+                          std::set<std::string> capabilities = {},
+                          const std::string& case_phase = "build",
+                          const std::string& driver_phase = "build") {
   const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
   SuiteOptions options;
   options.capabilities = std::move(capabilities);
   options.error_map = std::move(map);
   return RunSuite(
-      {RefuseBeforeContactCase()}, registry,
-      [error_class] {
+      {RefuseBeforeContactCase(case_phase)}, registry,
+      [error_class, driver_phase] {
         return std::make_unique<ScriptedDriver>(
             std::vector<std::string>{R"({"contents":[]})"},
-            Refusal{error_class, "build", 1, "refused", std::nullopt, std::nullopt});
+            Refusal{error_class, driver_phase, 1, "refused", std::nullopt, std::nullopt});
       },
       options)[0];
 }
@@ -524,7 +526,7 @@ TEST(RunSuite, UntypedRefusalsAreJudgedOnRefusalAndContactOrThroughTheMap) {
   const auto unmapped = RunUntyped("ValueError", {});
   EXPECT_EQ(unmapped["verdict"], "pass") << unmapped.dump(2);
   ASSERT_EQ(unmapped["not_judged"].size(), 1u) << unmapped.dump(2);
-  EXPECT_NE(unmapped["not_judged"][0]["reason"].get<std::string>().find("code and phase"),
+  EXPECT_NE(unmapped["not_judged"][0]["reason"].get<std::string>().find("code, reported phase"),
             std::string::npos);
   EXPECT_EQ(unmapped["refusal_class"], "ValueError");
 
@@ -535,6 +537,14 @@ TEST(RunSuite, UntypedRefusalsAreJudgedOnRefusalAndContactOrThroughTheMap) {
   const auto mismapped = RunUntyped("ValueError", {{"ValueError", "response.malformed"}});
   EXPECT_EQ(mismapped["verdict"], "fail") << mismapped.dump(2);
   EXPECT_EQ(mismapped["reason"], "wrong-error");
+
+  // The journal decides what the unjudged phase cannot: a refusal of the answer to request 1
+  // needs request 1 sent (a driver refusing everything up front passes nothing).
+  const auto too_early = RunUntyped("ValueError", {}, {}, "parse", "build");
+  EXPECT_EQ(too_early["verdict"], "fail") << too_early.dump(2);
+  EXPECT_EQ(too_early["reason"], "wrong-error");
+  const auto after_reading = RunUntyped("ValueError", {}, {}, "parse", "parse");
+  EXPECT_EQ(after_reading["verdict"], "pass") << after_reading.dump(2);
 
   const auto typed = RunUntyped("ValueError", {}, {"typed-errors"});
   EXPECT_EQ(typed["verdict"], "fail") << typed.dump(2);
