@@ -65,8 +65,10 @@ struct Outcome {
 // would flag implementations for their manifests, not for what they sent.
 std::optional<std::string> Judged(const nlohmann::json& result, const std::string& verdict) {
   if (verdict == kSkipped) return std::nullopt;
+  // An unexpected pass is a pass: only the manifest is stale.
+  if (verdict == kUnexpectedPass) return std::string(kPass);
   if (verdict == kKnown && result.is_object()) {
-    const auto expected = result.find("expected");
+    const auto expected = result.find("known_failure");
     if (expected != result.end() && expected->is_object()) {
       const std::string before = StringField(*expected, "verdict");
       if (!before.empty()) return before;

@@ -120,8 +120,13 @@ MergedReport MergeShards(const std::vector<LoadedReport>& reports) {
       const json a = Member(contexts[0], key);
       const json b = Member(contexts[r], key);
       if (a != b) {
+        // Shards started without --seed (each from its own clock) can never be merged.
+        const std::string hint = std::string(key) == "seed"
+                                     ? "; run every shard with the same --seed"
+                                     : std::string();
         Conflict(reports[0], reports[r],
-                 "differ in context." + std::string(key) + " (" + Shown(a) + " vs " + Shown(b) + ")");
+                 "differ in context." + std::string(key) + " (" + Shown(a) + " vs " + Shown(b) +
+                     ")" + hint);
       }
     }
     if (shards[r].count != shards[0].count) {

@@ -70,6 +70,7 @@ struct ServeArgs {
   unsigned jobs = 1;
   std::chrono::milliseconds case_timeout{0};
   std::uint64_t seed = 1;
+  std::size_t max_runs = 8;  // runs open at once
 };
 int ServeCommand(const ServeArgs& args, std::ostream& out, std::ostream& err);
 

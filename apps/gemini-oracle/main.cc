@@ -250,6 +250,9 @@ int main(int argc, char** argv) {
                    "Seconds a client may take per case before its verdict is timeout (0: no limit)")
       ->check(Seconds, "SECONDS")
       ->capture_default_str();
+  serve_cmd->add_option("--max-runs", serve.max_runs, "Runs open at once (more get 429)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}))
+      ->capture_default_str();
   serve_cmd->add_option("--seed", serve.seed, "Execution-order seed of every run")
       ->capture_default_str();
 

@@ -151,6 +151,12 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     if (load.ok()) {
       std::set<std::string> ids;
       for (const auto& c : model::WithStreamedTwins(corpus.cases)) ids.insert(c.id);
+      // A listed case whose file is broken today is still a case: its bad-fixture result is
+      // never rewritten, and the run reports the file, rather than refusing the list.
+      for (const auto& entry : runner::BadFixtureResults(corpus.diagnostics, args.fixtures,
+                                                         runner::Shard{}, runner::SuiteOptions{})) {
+        ids.insert(entry["id"].get<std::string>());
+      }
       load.diagnostics = runner::UnknownCaseDiagnostics(load.expectations, ids);
     }
     if (!load.ok()) {
@@ -302,6 +308,10 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     options.beyond_gates = probe.Hello().name == "gemini-oracle-reference";
     if (options.capabilities->count("typed-errors") != 0) {
       refusal_codes = "typed: the driver reports the catalogue's codes";
+      if (!args.error_map.empty()) {
+        err << "gemini-oracle run: --error-map is not used: the driver declares typed-errors, "
+               "so its codes are the catalogue's\n";
+      }
     } else if (!args.error_map.empty()) {
       refusal_codes = "mapped by " + DisplayPath(args.error_map) + " (" +
                       std::to_string(options.error_map.size()) +

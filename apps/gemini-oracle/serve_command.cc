@@ -25,6 +25,7 @@ int ServeCommand(const ServeArgs& args, std::ostream& out, std::ostream& err) {
   settings.jobs = args.jobs;
   settings.case_timeout = args.case_timeout;
   settings.seed = args.seed;
+  settings.max_open_runs = args.max_runs;
   settings.tool_version = GEMINI_ORACLE_VERSION;
   // Signals are taken by one thread with sigwait, so no handler runs inside the server.
   sigset_t stop_signals;
@@ -37,6 +38,16 @@ int ServeCommand(const ServeArgs& args, std::ostream& out, std::ostream& err) {
   capture::ConfigureForManyConnections(server);
   serve::ServeApi api(settings);
   api.Mount(server);
+  // cpp-httplib refuses a form-encoded body over 8 KiB before any route runs (curl -d sends
+  // one unless told otherwise): say what to send instead of an empty 413.
+  server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
+    if (res.status == 413 && res.body.empty()) {
+      res.set_content(
+          "{\"error\": \"serve.body_too_large\", \"message\": \"a form-encoded body is limited to "
+          "8 KiB: send JSON with Content-Type: application/json\"}\n",
+          "application/json");
+    }
+  });
   int port = args.port;
   try {
     if (port == 0) {
@@ -57,6 +68,14 @@ int ServeCommand(const ServeArgs& args, std::ostream& out, std::ostream& err) {
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
   out << "gemini-oracle serve: stopping" << std::endl;
+  // Closing every run wakes the requests waiting on it (a long poll, a report awaiting its
+  // verdict) and writes the run's reports, so nothing judged is lost and stop() does not wait.
+  for (const auto& summary : api.CloseAll()) {
+    out << "gemini-oracle serve: run " << summary.value("run", std::string()) << " closed"
+        << (summary.contains("reports") ? ", reports in " + summary["reports"].get<std::string>()
+                                        : std::string())
+        << std::endl;
+  }
   server.stop();
   listener.join();
   return 0;

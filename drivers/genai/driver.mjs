@@ -86,15 +86,18 @@ function responseOf(result) {
 /// One exchange's model turn: every part of candidates[0] (all events of a stream, in order),
 /// the calls the SDK listed in response.functionCalls, their public ids, and the pending calls
 /// (§4: a call answered inside its own content by a server-side tool is not one), which the
-/// case's selectors index.
+/// case's selectors index. Which calls are pending is known only once the whole turn is in (a
+/// later part may answer an earlier call), so a selector is resolved only then (`complete`).
 class Turn {
   constructor(exchange) {
     this.exchange = exchange; // 1-based
     this.parts = [];
     this.calls = [];
     this.ids = new Map();
+    this.complete = false; // every event of the answer is in
     this.answered = new Set(); // indices into then.results already handed back
-    this.handed = new Set(); // the calls they went to
+    this.handed = new Set(); // afc: the calls the SDK handed to a tool
+    this.waiting = []; // afc: answers handed back before the turn was complete, not settled yet
   }
 
   add(response) {
@@ -312,6 +315,7 @@ async function runAfc(c) {
   const parsed = (k, response) => {
     const { er, turn } = open(k);
     turn.add(response);
+    turn.complete = true;
     for (const call of turn.calls) turnOfCall.set(call, turn);
     er.request_built = er.response_parsed = true;
     er.calls = turn.reported();
@@ -331,11 +335,81 @@ async function runAfc(c) {
     return named.find((c) => sameValue(c.args ?? {}, call.args ?? {})) ?? named[0];
   };
 
+  // What the application's tools answer, decided only once the whole turn is known (§15.2): a
+  // case result goes only to the call its selector picks among the pending calls of the
+  // complete turn (§5.4). The SDK hands the tools every functionCall it read, calls the server
+  // answered in its own content included (ADR-226.B2), and, when the answer is streamed, each
+  // call as its event arrives, before the parts that follow it (one of which may answer it, or
+  // be the call a selector picks) are read. So every call handed is an answer slot, settled
+  // when its turn is complete: the result whose selector picks the call; nothing for a pending
+  // call the case leaves without a result (the application has none to give: the SDK's own
+  // checks are then judged); for any other call (one the server answered, one of no turn) a
+  // neutral payload, no case result, so it is not in `answered` and the wire judges judge the
+  // extra functionResponse. Results are handed back in the order then.results lists them (tools
+  // finishing in that order), the neutral payloads after them; when streamed, in the order the
+  // SDK handed the calls (its own order, kept).
+  const noResult = () => ({ error: 'no result for this call' });
+  const answerParts = new WeakSet(); // every part callTool returned
+  const settle = (answers) => {
+    const kept = [];
+    const byTurn = new Map();
+    for (const answer of answers) {
+      if (!byTurn.has(answer.turn)) byTurn.set(answer.turn, []);
+      byTurn.get(answer.turn).push(answer);
+    }
+    for (const [turn, group] of byTurn) {
+      const given = new Set();
+      if (turn !== undefined) {
+        for (const [index, result] of resultsOf(c.exchanges[turn.exchange - 1]).entries()) {
+          if (turn.answered.has(index)) continue;
+          const call = turn.select(result.call);
+          const answer = call === undefined ? undefined
+            : group.find((a) => a.call === call && !given.has(a));
+          if (answer === undefined) continue;
+          turn.answered.add(index);
+          given.add(answer);
+          answer.part.functionResponse.response = responseOf(result);
+          report.exchanges[turn.exchange - 1].answered.push({ result: index, call: turn.ids.get(call) });
+          kept.push(answer);
+        }
+      }
+      const pending = turn?.pending ?? [];
+      for (const answer of group) {
+        if (given.has(answer) || pending.includes(answer.call)) continue;
+        answer.part.functionResponse.response = noResult();
+        kept.push(answer);
+      }
+    }
+    return kept;
+  };
+  // A streamed turn is complete when the SDK yields its answers to the tools (a user content of
+  // the parts callTool returned), before it builds the next request from that same content: the
+  // answers are settled there, and the parts of pending calls without a result taken out of it.
+  // Were none left, the SDK would send an empty content: they keep the neutral payload then.
+  const ownAnswers = (chunk) => {
+    const content = chunk?.candidates?.[0]?.content;
+    return content?.role === 'user' && Array.isArray(content.parts) &&
+      content.parts.some((part) => answerParts.has(part));
+  };
+  const settleStreamed = (turn, parts) => {
+    turn.complete = true;
+    const waiting = turn.waiting.splice(0);
+    const kept = new Set(settle(waiting));
+    const dropped = waiting.filter((answer) => !kept.has(answer));
+    if (dropped.length === waiting.length) {
+      for (const answer of dropped) answer.part.functionResponse.response = noResult();
+      return;
+    }
+    for (const answer of dropped) {
+      const at = parts.indexOf(answer.part);
+      if (at >= 0) parts.splice(at, 1);
+    }
+  };
+
   // Every functionDeclarations entry of options.tools becomes a CallableTool whose tool() gives
   // the entry as written; other tools (code execution, search) stay plain. callTool answers the
   // calls it is given that its functions declare (a call no tool declares goes to the first
-  // one), with the case's results, in the order then.results lists them (tools finishing in
-  // that order), and records which call each answered.
+  // one): at once when their turn is complete, else with parts settled later (above).
   const entries = options.tools ?? [];
   const declared = (entry) => (entry?.functionDeclarations ?? []).map((d) => d?.name);
   const callableAt = entries.map((entry) => Array.isArray(entry?.functionDeclarations) &&
@@ -344,27 +418,18 @@ async function runAfc(c) {
   const owns = (at, name) => declared(entries[at]).includes(name) ||
     (at === first && !entries.some((entry, j) => callableAt[j] && declared(entry).includes(name)));
   const callTool = async (at, functionCalls) => {
-    const parts = [];
-    const given = functionCalls.filter((call) => owns(at, call.name));
-    const byTurn = new Map();
-    for (const call of given) {
-      const turn = turnOf(call);
-      if (!turn) continue;
-      if (!byTurn.has(turn)) byTurn.set(turn, []);
-      byTurn.get(turn).push(sameCall(turn, call));
-    }
-    for (const [turn, calls] of byTurn) {
-      for (const [index, result] of resultsOf(c.exchanges[turn.exchange - 1]).entries()) {
-        if (turn.answered.has(index)) continue;
-        const call = turn.select(result.call);
-        if (call === undefined || !calls.includes(call)) continue;
-        turn.answered.add(index);
-        turn.handed.add(call);
-        parts.push(createPartFromFunctionResponse(call.id, call.name, responseOf(result)));
-        report.exchanges[turn.exchange - 1].answered.push({ result: index, call: turn.ids.get(call) });
-      }
-    }
-    return parts;
+    const handed = functionCalls.filter((given) => owns(at, given.name)).map((given) => {
+      const turn = turnOf(given);
+      const call = (turn !== undefined ? sameCall(turn, given) : undefined) ?? given;
+      turn?.handed.add(call);
+      const part = createPartFromFunctionResponse(call.id, call.name, {});
+      answerParts.add(part);
+      return { turn, call, part };
+    });
+    const later = handed.filter((answer) => answer.turn !== undefined && !answer.turn.complete);
+    for (const answer of later) answer.turn.waiting.push(answer);
+    const now = settle(handed.filter((answer) => !later.includes(answer)));
+    return [...now, ...later].map((answer) => answer.part);
   };
   const tools = entries.map((entry, at) => (callableAt[at]
     ? { tool: async () => entry, callTool: (functionCalls) => callTool(at, functionCalls) }
@@ -415,8 +480,10 @@ async function runAfc(c) {
     try {
       if (group.streamed) {
         for await (const chunk of await chat.sendMessageStream({ message, config })) {
-          // The SDK yields its own answers to the tools as a user content between rounds.
-          if (chunk?.candidates?.[0]?.content?.role === 'user') {
+          // The SDK yields its own answers to the tools as a user content between rounds: the
+          // turn is complete, its answers are settled before the SDK sends them.
+          if (ownAnswers(chunk)) {
+            settleStreamed(open(k).turn, chunk.candidates[0].content.parts);
             roundsDone += 1;
             k += 1;
             continue;

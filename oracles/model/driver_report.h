@@ -64,6 +64,9 @@ struct DriverReport {
   std::optional<Refusal> refusal;
   /// Set when the harness itself failed (not a verdict on the implementation).
   std::optional<std::string> harness_error;
+  /// The driver's own time limit for the case passed (serve: a client held a case run too
+  /// long): the verdict is `timeout`, like the runner's case time limit.
+  bool timed_out = false;
   /// Set when the driver declined the case (its reason): the verdict is `skipped`.
   std::optional<std::string> skipped;
 };

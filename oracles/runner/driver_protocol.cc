@@ -56,8 +56,9 @@ void CollectStrings(const Json& value, std::vector<std::string>& out) {
 bool LooksLikeCode(const std::string& code) {
   if (code.empty() || code.size() > 64) return false;
   for (const char ch : code) {
+    // `$` for nested class names (Java's Outer$Inner).
     if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '.' && ch != ':' &&
-        ch != '-') {
+        ch != '-' && ch != '$') {
       return false;
     }
   }

@@ -158,20 +158,20 @@ void ApplyExpectations(const Expectations& expectations, nlohmann::json& results
     const auto listed = expectations.known.find(result["id"].get<std::string>());
     if (listed == expectations.known.end()) continue;
     const std::string verdict = result.value("verdict", std::string());
-    nlohmann::json expected = {{"reason", listed->second.reason},
+    nlohmann::json known_failure = {{"reason", listed->second.reason},
                                {"file", expectations.file.filename().generic_string()}};
-    if (!listed->second.link.empty()) expected["link"] = listed->second.link;
+    if (!listed->second.link.empty()) known_failure["link"] = listed->second.link;
     if (verdict == "fail" || verdict == "error" || verdict == "timeout") {
-      expected["verdict"] = verdict;
-      expected["was_reason"] = result.value("reason", std::string());
+      known_failure["verdict"] = verdict;
+      known_failure["was_reason"] = result.value("reason", std::string());
       result["verdict"] = kVerdictKnown;
       result["reason"] = "known failure (" + verdict + "): " + listed->second.reason;
-      result["expected"] = std::move(expected);
+      result["known_failure"] = std::move(known_failure);
     } else if (verdict == "pass") {
       result["verdict"] = kVerdictUnexpectedPass;
       result["reason"] =
           "listed as a known failure but passed: remove it from the expectations file";
-      result["expected"] = std::move(expected);
+      result["known_failure"] = std::move(known_failure);
     }
   }
 }

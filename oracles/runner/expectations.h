@@ -43,7 +43,7 @@ std::vector<Diagnostic> UnknownCaseDiagnostics(const Expectations& expectations,
                                                const std::set<std::string>& corpus_ids);
 
 /// Rewrites the verdicts of listed results in place: fail, error and timeout become `known`
-/// (the original verdict and reason kept under `expected`), pass becomes `unexpected_pass`.
+/// (the original verdict and reason kept under `known_failure`; `expected`, the case's outcome, is left alone), pass becomes `unexpected_pass`.
 /// Skipped and implementation-defined results are left as they are (nothing was shown).
 /// Results that are bad fixtures are never rewritten: a broken file is never "known".
 void ApplyExpectations(const Expectations& expectations, nlohmann::json& results);

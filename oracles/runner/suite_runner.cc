@@ -328,6 +328,9 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
   if (!report.harness_error && !report.skipped && whole_report && whole_report->skipped) {
     report.skipped = "the run with every answer sent whole: " + *whole_report->skipped;
   }
+  if ((baseline_report && baseline_report->timed_out) || (whole_report && whole_report->timed_out)) {
+    report.timed_out = true;
+  }
   if (baseline_report && baseline_report->harness_error && !report.harness_error) {
     report.harness_error = "the run kept in memory: " + *baseline_report->harness_error;
   }
@@ -341,11 +344,12 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
   for (const auto& entry : journal) request_bytes += entry.body.size();
   result["request_bytes"] = request_bytes;
 
-  if (timed_out()) {
+  if (timed_out() || report.timed_out) {
     // What the cancelled driver reported is an artefact of the cancellation: not judged.
     result["verdict"] = std::string(reports::kTimeout);
-    result["reason"] = "no verdict within the case time limit of " +
-                       std::to_string(options.case_timeout.count()) + " ms";
+    result["reason"] = report.timed_out ? "no verdict within the driver's case time limit"
+                                        : "no verdict within the case time limit of " +
+                                              std::to_string(options.case_timeout.count()) + " ms";
   } else if (report.harness_error) {
     result["verdict"] = std::string(reports::kError);
     result["reason"] = *report.harness_error;
@@ -365,7 +369,10 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
       r.refusal->code = mapped->second;
       return true;
     };
-    if (untyped && report.refusal) result["refusal_class"] = report.refusal->code;
+    // The class is the driver's own text: made safe like its reasons (never the case's strings).
+    if (untyped && report.refusal) {
+      result["refusal_class"] = protocol::SafeDriverText(report.refusal->code, &c, 64);
+    }
     const bool refusal_code_judged = map_code(report);
     if (baseline_report) map_code(*baseline_report);
     if (whole_report) map_code(*whole_report);

@@ -31,7 +31,8 @@ class RemoteRun::Driver final : public runner::Driver {
   std::size_t worker_;
 };
 
-RemoteRun::RemoteRun(std::set<std::string> capabilities) : capabilities_(std::move(capabilities)) {}
+RemoteRun::RemoteRun(std::set<std::string> capabilities, std::chrono::milliseconds case_timeout)
+    : capabilities_(std::move(capabilities)), case_timeout_(case_timeout) {}
 
 std::unique_ptr<runner::Driver> RemoteRun::MakeDriver() {
   std::lock_guard lock(mu_);
@@ -57,14 +58,28 @@ runner::DriverReport RemoteRun::Submit(std::size_t worker, const runner::Case& c
   untaken_.push_back(seq);
   ++workers_[worker].submitted;
   changed_.notify_all();
-  changed_.wait(
-      lock, [&] { return jobs_[seq].reply.has_value() || closed_ || workers_[worker].cancelled; });
+  // The limit starts when a client takes the run; a run nobody took waits as long as needed.
+  const auto overdue = [&] {
+    const Job& j = jobs_[seq];
+    return case_timeout_.count() > 0 && j.taken &&
+           std::chrono::steady_clock::now() >= j.taken_at + case_timeout_;
+  };
+  const auto answered_or_ended = [&] {
+    return jobs_[seq].reply.has_value() || closed_ || workers_[worker].cancelled || overdue();
+  };
+  if (case_timeout_.count() > 0) {
+    while (!answered_or_ended()) changed_.wait_for(lock, std::chrono::milliseconds(100));
+  } else {
+    changed_.wait(lock, answered_or_ended);
+  }
   std::optional<Json> reply = std::move(jobs_[seq].reply);
+  const bool late = !reply && overdue();
   jobs_.erase(seq);
   std::erase(untaken_, seq);
   if (!reply) {
     report.harness_error = closed_ ? "no report: the run was closed before this case was answered"
                                    : "no report within the case time limit";
+    report.timed_out = late;
     return report;
   }
   lock.unlock();
@@ -114,6 +129,7 @@ std::optional<Json> RemoteRun::TakeNext(std::chrono::milliseconds wait, bool& do
   const std::size_t seq = untaken_.front();
   untaken_.pop_front();
   jobs_[seq].taken = true;
+  jobs_[seq].taken_at = std::chrono::steady_clock::now();
   return jobs_[seq].message;
 }
 

@@ -24,7 +24,10 @@ namespace gemini_oracle::serve {
 
 class RemoteRun {
  public:
-  explicit RemoteRun(std::set<std::string> capabilities);
+  /// `case_timeout`: how long a client may hold a case run it took (zero: no limit); past it
+  /// the case's verdict is `timeout`. Time in the queue never counts.
+  explicit RemoteRun(std::set<std::string> capabilities,
+                     std::chrono::milliseconds case_timeout = std::chrono::milliseconds(0));
   RemoteRun(const RemoteRun&) = delete;
   RemoteRun& operator=(const RemoteRun&) = delete;
 
@@ -70,6 +73,7 @@ class RemoteRun {
     const runner::Case* c = nullptr;
     std::size_t worker = 0;
     bool taken = false;
+    std::chrono::steady_clock::time_point taken_at;
     std::optional<Json> reply;
   };
   struct WorkerState {
@@ -84,6 +88,7 @@ class RemoteRun {
   void Cancel(std::size_t worker);
 
   const std::set<std::string> capabilities_;
+  const std::chrono::milliseconds case_timeout_;
   mutable std::mutex mu_;
   std::condition_variable changed_;
   std::size_t next_seq_ = 0;

@@ -65,17 +65,7 @@ struct ServeApi::Run {
 
 ServeApi::ServeApi(ServeSettings settings) : settings_(std::move(settings)) {}
 
-ServeApi::~ServeApi() {
-  std::map<std::string, std::shared_ptr<Run>> runs;
-  {
-    std::lock_guard lock(mu_);
-    runs.swap(runs_);
-  }
-  for (auto& [id, run] : runs) {
-    run->remote->Close();
-    if (run->runner.joinable()) run->runner.join();
-  }
-}
+ServeApi::~ServeApi() { CloseAll(); }
 
 std::shared_ptr<ServeApi::Run> ServeApi::FindRun(const std::string& id) {
   std::lock_guard lock(mu_);
@@ -100,6 +90,7 @@ void ServeApi::Mount(httplib::Server& server) {
     std::string filter, profile_text;
     bool twins = true, strict = false;
     json implementation;
+    std::string name, version, language;
     try {
       capabilities = Member(body, "capabilities", std::set<std::string>{});
       filter = Member(body, "filter", std::string());
@@ -108,6 +99,9 @@ void ServeApi::Mount(httplib::Server& server) {
       profile_text = Member(body, "profile", std::string("adr"));
       implementation = Member(body, "implementation", json::object());
       if (!implementation.is_object()) throw std::invalid_argument("`implementation` is an object");
+      name = Member(implementation, "name", std::string("unnamed"));
+      version = Member(implementation, "version", std::string());
+      language = Member(implementation, "language", std::string());
     } catch (const std::invalid_argument& e) {
       return Problem(res, 400, "serve.body", e.what());
     }
@@ -127,23 +121,38 @@ void ServeApi::Mount(httplib::Server& server) {
     if (run->cases.empty() && run->bad.empty()) {
       return Problem(res, 400, "serve.filter", "the filter selects no case");
     }
-    run->remote = std::make_unique<RemoteRun>(capabilities);
+    {
+      std::lock_guard lock(mu_);
+      std::size_t open = 0;
+      for (const auto& [id, other] : runs_) open += other->remote->closed() ? 0 : 1;
+      if (open >= settings_.max_open_runs) {
+        return Problem(res, 429, "serve.too_many_runs",
+                       "as many runs are open as --max-runs allows: close one first");
+      }
+      run->id = std::to_string(++next_run_);
+    }
+    // The run's report folder holds no earlier process's run of the same id from now on.
+    try {
+      reports::PrepareReportDir(settings_.report_dir / run->id);
+    } catch (const std::exception& e) {
+      return Problem(res, 500, "serve.report_dir", e.what());
+    }
+    run->remote = std::make_unique<RemoteRun>(capabilities, settings_.case_timeout);
     runner::SuiteOptions& options = run->options;
     options.strict = strict;
     options.profile = *profile;
     options.beyond_gates = false;  // beyond clauses gate the reference alone (INTERPRETING §9)
     options.jobs = std::max(1u, settings_.jobs);
     options.seed = settings_.seed;
-    options.case_timeout = settings_.case_timeout;
+    // The limit runs from when a client takes a case run (RemoteRun), never while it waits in
+    // the queue, so verdicts do not depend on --jobs.
+    options.case_timeout = std::chrono::milliseconds(0);
     options.capabilities = capabilities;
     options.relative_to = std::filesystem::absolute(settings_.source_root);
     RemoteRun* remote = run->remote.get();
     options.progress = [remote](const json& result, std::size_t, std::size_t) {
       remote->OnResult(result);
     };
-    const std::string name = Member(implementation, "name", std::string("unnamed"));
-    const std::string version = Member(implementation, "version", std::string());
-    const std::string language = Member(implementation, "language", std::string());
     json context = json::object();
     context["tool"] = "gemini-oracle";
     context["tool_version"] = settings_.tool_version;
@@ -172,7 +181,6 @@ void ServeApi::Mount(httplib::Server& server) {
     run->context = std::move(context);
     {
       std::lock_guard lock(mu_);
-      run->id = std::to_string(++next_run_);
       runs_[run->id] = run;
     }
     Run* raw = run.get();
@@ -290,34 +298,51 @@ void ServeApi::Mount(httplib::Server& server) {
       R"(/runs/([^/]+)/close)", [this](const httplib::Request& req, httplib::Response& res) {
         const auto run = FindRun(req.matches[1]);
         if (!run) return Problem(res, 404, "serve.no_run", "no such run");
-        std::lock_guard lock(run->close_mu);
-        if (!run->closed_summary) {
-          run->remote->Close();
-          if (run->runner.joinable()) run->runner.join();
-          json results = run->results;
-          for (const auto& entry : runner::BadFixtureResults(run->bad, settings_.fixtures,
-                                                             runner::Shard{}, run->options)) {
-            results.push_back(entry);
-          }
-          std::stable_sort(results.begin(), results.end(), [](const json& a, const json& b) {
-            return a["id"].get<std::string>() < b["id"].get<std::string>();
-          });
-          const json index = reports::BuildIndex(run->context, std::move(results));
-          const auto dir = settings_.report_dir / run->id;
-          json summary = {{"run", run->id}, {"summary", index["summary"]}};
-          try {
-            reports::WriteAll(index, dir);
-            summary["reports"] = dir.generic_string();
-          } catch (const std::exception& e) {
-            summary["reports_error"] = e.what();
-          }
-          bool gates = false;
-          for (const auto& r : index["results"]) gates = gates || reports::Gates(r);
-          summary["gate"] = gates ? "fail" : "pass";
-          run->closed_summary = std::move(summary);
-        }
-        Answer(res, 200, *run->closed_summary);
+        Answer(res, 200, CloseRun(*run));
       });
+}
+
+json ServeApi::CloseRun(Run& run) {
+  std::lock_guard lock(run.close_mu);
+  if (!run.closed_summary) {
+    run.remote->Close();
+    if (run.runner.joinable()) run.runner.join();
+    json results = run.results;
+    for (const auto& entry : runner::BadFixtureResults(run.bad, settings_.fixtures,
+                                                       runner::Shard{}, run.options)) {
+      results.push_back(entry);
+    }
+    std::stable_sort(results.begin(), results.end(), [](const json& a, const json& b) {
+      return a["id"].get<std::string>() < b["id"].get<std::string>();
+    });
+    const json index = reports::BuildIndex(run.context, std::move(results));
+    const auto dir = settings_.report_dir / run.id;
+    json summary = {{"run", run.id}, {"summary", index["summary"]}};
+    try {
+      reports::WriteAll(index, dir);
+      summary["reports"] = dir.generic_string();
+    } catch (const std::exception& e) {
+      summary["reports_error"] = e.what();
+    }
+    bool gates = false;
+    for (const auto& r : index["results"]) gates = gates || reports::Gates(r);
+    summary["gate"] = gates ? "fail" : "pass";
+    run.closed_summary = std::move(summary);
+  }
+  return *run.closed_summary;
+}
+
+std::vector<json> ServeApi::CloseAll() {
+  std::vector<std::shared_ptr<Run>> runs;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [id, run] : runs_) runs.push_back(run);
+  }
+  // Wake every waiting request first, so none holds a connection while others are written.
+  for (auto& run : runs) run->remote->Close();
+  std::vector<json> summaries;
+  for (auto& run : runs) summaries.push_back(CloseRun(*run));
+  return summaries;
 }
 
 }  // namespace gemini_oracle::serve

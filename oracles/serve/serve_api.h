@@ -11,6 +11,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <nlohmann/json.hpp>
+#include <vector>
 #include <string>
 
 namespace gemini_oracle::serve {
@@ -20,10 +22,12 @@ struct ServeSettings {
   std::filesystem::path fixtures;
   std::filesystem::path report_dir;  // each run's reports go to report_dir/<run id>/
   unsigned jobs = 1;                 // case runs open at once, per run
-  /// Per case; zero: none (a client takes cases at its own pace; closing ends the rest).
+  /// Per case run, from when a client takes it; zero: none (closing ends the rest).
   std::chrono::milliseconds case_timeout{0};
   std::uint64_t seed = 1;
   std::string tool_version;
+  /// Runs open (created, not closed) at once; more are refused with 429.
+  std::size_t max_open_runs = 8;
   /// How long POST .../reports/{seq} waits for the case's verdict before answering without it.
   std::chrono::milliseconds verdict_wait{30000};
 };
@@ -38,9 +42,13 @@ class ServeApi {
   /// Adds the routes to `server`.
   void Mount(httplib::Server& server);
 
+  /// Closes every open run, writing its reports (at shutdown); returns their summaries.
+  std::vector<nlohmann::json> CloseAll();
+
  private:
   struct Run;
   std::shared_ptr<Run> FindRun(const std::string& id);
+  nlohmann::json CloseRun(Run& run);
 
   ServeSettings settings_;
   std::mutex mu_;

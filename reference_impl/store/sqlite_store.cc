@@ -24,7 +24,9 @@ namespace {
 
 constexpr int kBusyTimeoutMs = 30000;
 
-bool IsBusy(int rc) { return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED; }
+// SQLITE_LOCKED is a conflict within one connection (no shared cache here): waiting cannot end
+// it, so only SQLITE_BUSY, another connection's lock, is waited for.
+bool IsBusy(int rc) { return (rc & 0xff) == SQLITE_BUSY; }
 
 // Runs `attempt` (returning a result code) again while it answers busy, outside a transaction
 // only (inside one, a retry would repeat half of it), until kBusyTimeoutMs has passed.

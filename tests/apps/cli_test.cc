@@ -284,8 +284,8 @@ TEST(RunCommand, ExpectationsTurnListedFailuresKnownAndListedPassesUnexpected) {
   const auto& known = index["results"][1];
   EXPECT_EQ(known["id"], "adr-224/y_wrong_expectation");
   EXPECT_EQ(known["verdict"], "known");
-  EXPECT_EQ(known["expected"]["verdict"], "fail");
-  EXPECT_EQ(known["expected"]["link"], "https://example.invalid/1");
+  EXPECT_EQ(known["known_failure"]["verdict"], "fail");
+  EXPECT_EQ(known["known_failure"]["link"], "https://example.invalid/1");
   EXPECT_EQ(index["context"]["expectations"]["listed"], 1);
 
   args.expect = lists.Write("stale.json", R"({"known": [

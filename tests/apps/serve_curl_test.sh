@@ -65,6 +65,8 @@ grep -q '"user": "hello"' "$work/body" || fail "the case list lacks the client a
 [ "$(call -X POST "$api/runs/$run/reports/999" -d '{}')" = 404 ] || fail "unknown seq"
 [ "$(call -X POST "$api/runs" -d '{"capabilities": 7}')" = 400 ] || fail "bad creation body"
 [ "$(call -X POST "$api/runs" -d '{"filter": "no-such-case"}')" = 400 ] || fail "empty filter"
+[ "$(call -X POST "$api/runs" -d '{"implementation": {"name": 5}}')" = 400 ] || fail "a name of the wrong kind"
+grep -q '"serve.body"' "$work/body" || fail "the wrong kind is not named: $(cat "$work/body")"
 
 declare -A verdict
 for _ in $(seq 1 20); do
@@ -86,8 +88,12 @@ for _ in $(seq 1 20); do
     grep -q '"text": *"hi"' "$work/body" || fail "scripted answer: $(cat "$work/body")"
   done
   [ "$(call -X POST "$api/runs/$run/reports/$seq" -d 'not json')" = 400 ] || fail "a body that is not JSON"
-  [ "$(call -X POST "$api/runs/$run/reports/$seq" \
-    -d "{\"type\": \"report\", \"seq\": $seq, \"exchanges\": [{\"request_built\": true, \"response_parsed\": true, \"calls\": []}], \"refusal\": null}")" = 200 ] \
+  # A report over 8 KiB: refused with a reason as a form (curl -d's default), taken as JSON.
+  padding=$(head -c 9000 /dev/zero | tr '\0' x)
+  big="{\"type\": \"report\", \"seq\": $seq, \"exchanges\": [{\"request_built\": true, \"response_parsed\": true, \"calls\": []}], \"refusal\": null, \"padding\": \"$padding\"}"
+  [ "$(call -X POST "$api/runs/$run/reports/$seq" -d "$big")" = 413 ] || fail "a large form body"
+  grep -q "Content-Type: application/json" "$work/body" || fail "413 without a reason"
+  [ "$(call -X POST "$api/runs/$run/reports/$seq" -H 'Content-Type: application/json' -d "$big")" = 200 ] \
     || fail "report: $(cat "$work/body")"
   grep -q '"status": "judged"' "$work/body" || fail "no verdict came back: $(cat "$work/body")"
   verdict[$id]=$(grep -o '"verdict": "[a-z_]*"' "$work/body" | head -1 | sed 's/.*: "\(.*\)"/\1/')
@@ -105,7 +111,20 @@ grep -q '"passed": 1' "$work/reports/$run/index.json" || fail "index: passed"
 grep -q '"failed": 1' "$work/reports/$run/index.json" || fail "index: failed"
 grep -q '"implementation": "curl-client 1"' "$work/reports/$run/index.json" || fail "index: implementation"
 
+# SIGTERM while a client long-polls an open run: the run is closed, its reports written, and
+# the server ends at once rather than after the poll's 60 s.
+[ "$(call -X POST "$api/runs" -d '{"implementation": {"name": "left-open"}}')" = 201 ] || fail "second run"
+open_run=$(sed -n 's/.*"run": "\([^"]*\)".*/\1/p' "$work/body")
+[ "$(call "$api/runs/$open_run/next?wait=0")" = 200 ] || fail "second run's first case"
+curl -s -o /dev/null "$api/runs/$open_run/next?wait=60" &
+poll_pid=$!
+sleep 0.5
+started=$(date +%s)
 kill -TERM "$server_pid"
 wait "$server_pid" || fail "serve did not end cleanly on SIGTERM"
 server_pid=""
+[ $(( $(date +%s) - started )) -lt 20 ] || fail "SIGTERM waited for the long poll"
+wait "$poll_pid" || true
+[ -s "$work/reports/$open_run/index.json" ] || fail "the open run's reports were not written at shutdown"
+grep -q '"errors": [1-9]' "$work/reports/$open_run/index.json" || fail "unanswered cases are not errors"
 echo "serve driven by curl: pass and fail verdicts, 4xx answers, reports written"

@@ -92,18 +92,21 @@ TEST(Comparison, PrunedViewHoldsOnlyCasesWhoseVerdictsDiffer) {
   EXPECT_EQ(doc["warnings"], json::array());
 }
 
-// A skipped case was not run, and a known failure is compared as the verdict the expectations
-// file listed it for (expected.verdict); the tables still show the verdicts as written.
+// A skipped case was not run, a known failure is compared as the verdict the expectations
+// file listed it for (known_failure.verdict) and an unexpected pass as a pass; the tables still
+// show the verdicts as written.
 TEST(Comparison, SkippedIsNotRunAndKnownIsItsListedVerdict) {
   json known_fail = Result("x/known_same", "known", "known failure (fail): tracked");
-  known_fail["expected"] = {{"verdict", "fail"}, {"reason", "tracked"}};
+  known_fail["known_failure"] = {{"verdict", "fail"}, {"reason", "tracked"}};
   json known_error = Result("x/known_other", "known", "known failure (error): tracked");
-  known_error["expected"] = {{"verdict", "error"}, {"reason", "tracked"}};
+  known_error["known_failure"] = {{"verdict", "error"}, {"reason", "tracked"}};
   const json a = json::array({Result("x/known_same", "fail", "wire-violation"),
                               Result("x/known_other", "fail", "wire-violation"),
-                              Result("x/skipped", "fail", "wire-violation")});
+                              Result("x/skipped", "fail", "wire-violation"),
+                              Result("x/stale_list", "pass", "")});
   const json b = json::array(
-      {known_fail, known_error, Result("x/skipped", "skipped", "unsupported: streaming")});
+      {known_fail, known_error, Result("x/skipped", "skipped", "unsupported: streaming"),
+       Result("x/stale_list", "unexpected_pass", "listed but passed")});
   const json doc =
       BuildComparison({Report("a", Context("A"), a), Report("b", Context("B"), b)});
   EXPECT_EQ(doc["disagreements"], json::parse(R"([
@@ -111,7 +114,7 @@ TEST(Comparison, SkippedIsNotRunAndKnownIsItsListedVerdict) {
      "verdicts": {"A": "fail", "B": "known"},
      "reasons": {"A": "wire-violation", "B": "known failure (error): tracked"}}
   ])"));
-  EXPECT_EQ(doc["summary"], json::parse(R"({"cases": 3, "implementations": 2,
+  EXPECT_EQ(doc["summary"], json::parse(R"({"cases": 4, "implementations": 2,
                                             "disagreements": 1, "not_run_everywhere": 1})"));
   EXPECT_EQ(doc["cases"][1]["verdicts"], json::parse(R"({"A": "fail", "B": "known"})"));
   EXPECT_EQ(doc["cases"][2]["verdicts"], json::parse(R"({"A": "fail", "B": "skipped"})"));

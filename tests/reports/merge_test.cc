@@ -56,6 +56,11 @@ std::string MergeError(const std::vector<LoadedReport>& reports) {
   return "(merged)";
 }
 
+// What the message adds for a seed: shards run without --seed can never be merged.
+std::string Hint(const std::string& key) {
+  return key == "seed" ? "; run every shard with the same --seed" : "";
+}
+
 class MergeRefusesMember : public ::testing::TestWithParam<const char*> {};
 
 // Shards differing in a member every shard of one run shares come from different runs.
@@ -67,14 +72,14 @@ TEST_P(MergeRefusesMember, NamingBothFilesAndTheMember) {
                         Shard("b/index.json", second, json::array({Result("x/2")}))}),
             "a/index.json and b/index.json differ in context." + key + " (" +
                 (Context("1/2").contains(key) ? Context("1/2")[key].dump() : "absent") +
-                " vs \"other\")");
+                " vs \"other\")" + Hint(key));
   // Absent on one side only differs too.
   json absent = Context("2/2");
   absent.erase(key);
   json present = Context("1/2");
   present[key] = "x";
   EXPECT_EQ(MergeError({Shard("a", present, json::array()), Shard("b", absent, json::array())}),
-            "a and b differ in context." + key + " (\"x\" vs absent)");
+            "a and b differ in context." + key + " (\"x\" vs absent)" + Hint(key));
 }
 
 INSTANTIATE_TEST_SUITE_P(Members, MergeRefusesMember,
@@ -296,7 +301,7 @@ TEST(MergeCommand, ConflictWritesNothing) {
   const Captured c = Merge({a, b}, out.path() / "merged");
   EXPECT_EQ(c.status, kExitBadInput);
   EXPECT_EQ(c.err, "gemini-oracle merge: " + a.generic_string() + " and " + b.generic_string() +
-                       " differ in context.seed (7 vs 8)\n");
+                       " differ in context.seed (7 vs 8); run every shard with the same --seed\n");
   EXPECT_EQ(c.out, "");
   EXPECT_FALSE(std::filesystem::exists(out.path() / "merged"));
 

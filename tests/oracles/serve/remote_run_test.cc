@@ -97,5 +97,30 @@ TEST(RemoteRun, AnswerWithAnotherSeqIsAnError) {
   ASSERT_TRUE(report.harness_error);
 }
 
+// The case time limit runs from when a client takes a case run: a run it holds too long is
+// `timed_out`; one waiting in the queue meanwhile is not, and is answered normally later.
+TEST(RemoteRun, TimeLimitStartsWhenACaseIsTaken) {
+  RemoteRun run({}, 200ms);
+  auto first_driver = run.MakeDriver();
+  auto second_driver = run.MakeDriver();
+  runner::DriverReport held, queued;
+  std::thread first([&] { held = first_driver->Run(TextCase("adr-224/y_held"), "http://x/s/1"); });
+  bool done = false;
+  const auto taken = run.TakeNext(5s, done);  // the only run published so far
+  ASSERT_TRUE(taken);
+  std::thread second(
+      [&] { queued = second_driver->Run(TextCase("adr-224/y_queued"), "http://x/s/2"); });
+  first.join();  // past 200 ms without an answer
+  EXPECT_TRUE(held.timed_out);
+  std::this_thread::sleep_for(300ms);  // the queued run waits longer than the limit, untaken
+  const auto later = run.TakeNext(5s, done);
+  ASSERT_TRUE(later);
+  EXPECT_EQ((*later)["id"], "adr-224/y_queued");
+  run.Reply((*later)["seq"].get<std::size_t>(), ReportFor(*later), 0s);
+  second.join();
+  EXPECT_FALSE(queued.timed_out);
+  EXPECT_FALSE(queued.harness_error) << *queued.harness_error;
+}
+
 }  // namespace
 }  // namespace gemini_oracle::serve
