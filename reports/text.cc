@@ -124,7 +124,7 @@ std::string HtmlEscape(std::string_view text) { return MarkupEscape(text, /*xml=
 
 std::string MarkdownEscape(std::string_view text) {
   // Only what can start inline markup; a line-start "#" or "-" cannot occur mid-cell.
-  static constexpr std::string_view kSpecial = "\\`*_[]<>|&~";
+  static constexpr std::string_view kSpecial = "\\`*_[]<>|&~$";  // $: GitHub math
   std::string out;
   for (const char c : SanitizeText(text)) {
     if (c == '\n' || c == '\r' || c == '\t') {

@@ -71,6 +71,7 @@ struct ServeArgs {
   std::chrono::milliseconds case_timeout{0};
   std::uint64_t seed = 1;
   std::size_t max_runs = 8;  // runs open at once
+  std::chrono::seconds run_idle{1800};  // an idle open run is closed to make room; 0: never
 };
 int ServeCommand(const ServeArgs& args, std::ostream& out, std::ostream& err);
 

@@ -250,6 +250,13 @@ int main(int argc, char** argv) {
                    "Seconds a client may take per case before its verdict is timeout (0: no limit)")
       ->check(Seconds, "SECONDS")
       ->capture_default_str();
+  unsigned serve_idle_s = 1800;
+  serve_cmd
+      ->add_option("--run-idle", serve_idle_s,
+                   "Seconds without a client request after which an open run is closed (its "
+                   "reports written) to make room for a new one (0: never)")
+      ->check(Seconds, "SECONDS")
+      ->capture_default_str();
   serve_cmd->add_option("--max-runs", serve.max_runs, "Runs open at once (more get 429)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000}))
       ->capture_default_str();
@@ -281,6 +288,7 @@ int main(int argc, char** argv) {
     serve.source_root = root;
     serve.fixtures = fixtures_or(serve_fixtures);
     serve.case_timeout = std::chrono::seconds(serve_timeout_s);
+    serve.run_idle = std::chrono::seconds(serve_idle_s);
     return Guarded("serve", [&] { return cli::ServeCommand(serve, std::cout, std::cerr); });
   }
   if (*store_cmd) {

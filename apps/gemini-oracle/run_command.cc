@@ -319,7 +319,7 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     } else {
       refusal_codes =
           "not judged: the driver lacks typed-errors and no --error-map was given; refusals are "
-          "judged on refusal, exchange and contact only";
+          "judged on refusal, exchange and the requests sent before it";
     }
     out << "gemini-oracle run: refusal codes " << refusal_codes << "\n";
     out << "gemini-oracle run: implementation " << implementation << "\n";

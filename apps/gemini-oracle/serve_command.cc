@@ -26,6 +26,7 @@ int ServeCommand(const ServeArgs& args, std::ostream& out, std::ostream& err) {
   settings.case_timeout = args.case_timeout;
   settings.seed = args.seed;
   settings.max_open_runs = args.max_runs;
+  settings.run_idle = args.run_idle;
   settings.tool_version = GEMINI_ORACLE_VERSION;
   // Signals are taken by one thread with sigwait, so no handler runs inside the server.
   sigset_t stop_signals;
@@ -40,8 +41,10 @@ int ServeCommand(const ServeArgs& args, std::ostream& out, std::ostream& err) {
   api.Mount(server);
   // cpp-httplib refuses a form-encoded body over 8 KiB before any route runs (curl -d sends
   // one unless told otherwise): say what to send instead of an empty 413.
-  server.set_error_handler([](const httplib::Request&, httplib::Response& res) {
-    if (res.status == 413 && res.body.empty()) {
+  server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    const std::string type = req.get_header_value("Content-Type");
+    if (res.status == 413 && res.body.empty() &&
+        type.rfind("application/x-www-form-urlencoded", 0) == 0) {
       res.set_content(
           "{\"error\": \"serve.body_too_large\", \"message\": \"a form-encoded body is limited to "
           "8 KiB: send JSON with Content-Type: application/json\"}\n",

@@ -39,7 +39,7 @@ struct CaseRun {
   Profile profile = Profile::kAdr;
   /// False when the implementation's refusal codes are not the catalogue's (a driver without
   /// `typed-errors` and no error map for its class, INTERPRETING §15.4): a refusal is then
-  /// judged on its being there, its exchange and the contact before it; code and phase are
+  /// judged on its being there, its exchange and the requests sent before it; code and phase are
   /// reported not judged.
   bool refusal_code_judged = true;
   /// When the run suspended the conversation into a store: the same case run again with the

@@ -22,7 +22,7 @@ std::optional<std::string> CheckAnsweredCalls(const model::Case& c,
     // Pairings are read by position only when the reported calls line up with the parts
     // (the pending calls, or one per functionCall part); an implementation that lost or added
     // a call is the judges' to find (ADR-224.11), not a reason to blame the driver's lookup.
-    if (reported.calls.size() != pending.size() && reported.calls.size() != all.size()) continue;
+    const bool lined_up = reported.calls.size() == pending.size() || reported.calls.size() == all.size();
     std::set<std::size_t> seen;
     for (const auto& answer : *reported.answered) {
       if (answer.result >= results.size()) {
@@ -39,6 +39,7 @@ std::optional<std::string> CheckAnsweredCalls(const model::Case& c,
         return where + "the driver answered result " + std::to_string(answer.result) +
                " with a call id the implementation did not report for this exchange";
       }
+      if (!lined_up) continue;
       const std::size_t given = static_cast<std::size_t>(call - reported.calls.begin());
       const auto selected = checks::detail::ResolveSelector(results[answer.result].call, parts);
       if (!selected) continue;  // a selector the case cannot resolve is check's business

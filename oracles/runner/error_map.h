@@ -1,8 +1,8 @@
 #pragma once
 // `run --error-map FILE`: how an implementation's own error classes map to the catalogue's
 // codes (docs/error-codes.md), for drivers without the `typed-errors` capability
-// (INTERPRETING §15.4). Without a map such a driver's refusals are judged on refusal, exchange
-// and contact only, and each result says the code was not judged.
+// (INTERPRETING §15.4). Without a map such a driver's refusals are judged on the refusal, its
+// exchange and the requests sent before it, and each result says the code was not judged.
 
 #include <filesystem>
 #include <map>

@@ -312,10 +312,19 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
   }
   const std::string script = server.AddScript(std::move(turns));
   DriverReport report;
-  try {
-    report = driver.Run(c, server.BaseUrl(script));
-  } catch (const std::exception& e) {
-    report.harness_error = std::string("driver threw: ") + e.what();
+  // A run before this one that timed out already decides the verdict: the case is not asked.
+  const DriverReport* late = whole_report && whole_report->timed_out         ? &*whole_report
+                             : baseline_report && baseline_report->timed_out ? &*baseline_report
+                                                                             : nullptr;
+  if (late != nullptr) {
+    report.timed_out = true;
+    report.harness_error = late->harness_error;
+  } else {
+    try {
+      report = driver.Run(c, server.BaseUrl(script));
+    } catch (const std::exception& e) {
+      report.harness_error = std::string("driver threw: ") + e.what();
+    }
   }
   // A driver whose tool lookup paired a result with another call ran another conversation.
   if (!report.harness_error && !report.skipped) {
@@ -327,9 +336,6 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
   }
   if (!report.harness_error && !report.skipped && whole_report && whole_report->skipped) {
     report.skipped = "the run with every answer sent whole: " + *whole_report->skipped;
-  }
-  if ((baseline_report && baseline_report->timed_out) || (whole_report && whole_report->timed_out)) {
-    report.timed_out = true;
   }
   if (baseline_report && baseline_report->harness_error && !report.harness_error) {
     report.harness_error = "the run kept in memory: " + *baseline_report->harness_error;
@@ -347,9 +353,10 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
   if (timed_out() || report.timed_out) {
     // What the cancelled driver reported is an artefact of the cancellation: not judged.
     result["verdict"] = std::string(reports::kTimeout);
-    result["reason"] = report.timed_out ? "no verdict within the driver's case time limit"
-                                        : "no verdict within the case time limit of " +
-                                              std::to_string(options.case_timeout.count()) + " ms";
+    result["reason"] = report.timed_out && report.harness_error
+                           ? *report.harness_error
+                           : "no verdict within the case time limit of " +
+                                 std::to_string(options.case_timeout.count()) + " ms";
   } else if (report.harness_error) {
     result["verdict"] = std::string(reports::kError);
     result["reason"] = *report.harness_error;

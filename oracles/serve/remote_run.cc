@@ -67,18 +67,24 @@ runner::DriverReport RemoteRun::Submit(std::size_t worker, const runner::Case& c
   const auto answered_or_ended = [&] {
     return jobs_[seq].reply.has_value() || closed_ || workers_[worker].cancelled || overdue();
   };
-  if (case_timeout_.count() > 0) {
-    while (!answered_or_ended()) changed_.wait_for(lock, std::chrono::milliseconds(100));
-  } else {
-    changed_.wait(lock, answered_or_ended);
+  while (!answered_or_ended()) {
+    const Job& j = jobs_[seq];
+    if (case_timeout_.count() > 0 && j.taken) {
+      changed_.wait_until(lock, j.taken_at + case_timeout_);
+    } else {
+      changed_.wait(lock);  // TakeNext notifies, and the deadline starts then
+    }
   }
   std::optional<Json> reply = std::move(jobs_[seq].reply);
   const bool late = !reply && overdue();
   jobs_.erase(seq);
   std::erase(untaken_, seq);
   if (!reply) {
-    report.harness_error = closed_ ? "no report: the run was closed before this case was answered"
-                                   : "no report within the case time limit";
+    report.harness_error =
+        closed_ ? "no report: the run was closed before this case was answered"
+        : late  ? "no report within " + std::to_string(case_timeout_.count()) +
+                     " ms of a client taking the case run (--case-timeout)"
+                : "no report within the case time limit";
     report.timed_out = late;
     return report;
   }
@@ -130,6 +136,7 @@ std::optional<Json> RemoteRun::TakeNext(std::chrono::milliseconds wait, bool& do
   untaken_.pop_front();
   jobs_[seq].taken = true;
   jobs_[seq].taken_at = std::chrono::steady_clock::now();
+  changed_.notify_all();  // its worker now waits for the deadline
   return jobs_[seq].message;
 }
 

@@ -1,6 +1,7 @@
 #include "oracles/serve/serve_api.h"
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <thread>
 
@@ -60,6 +61,8 @@ struct ServeApi::Run {
   std::thread runner;
   std::mutex close_mu;
   std::optional<json> closed_summary;  // set once the reports are written
+  std::atomic<std::chrono::steady_clock::time_point> last_active{};
+  std::size_t case_count = 0;  // kept after close, when `cases` is let go
   json results = json::array();
 };
 
@@ -70,7 +73,9 @@ ServeApi::~ServeApi() { CloseAll(); }
 std::shared_ptr<ServeApi::Run> ServeApi::FindRun(const std::string& id) {
   std::lock_guard lock(mu_);
   const auto it = runs_.find(id);
-  return it == runs_.end() ? nullptr : it->second;
+  if (it == runs_.end()) return nullptr;
+  it->second->last_active = std::chrono::steady_clock::now();
+  return it->second;
 }
 
 void ServeApi::Mount(httplib::Server& server) {
@@ -121,16 +126,29 @@ void ServeApi::Mount(httplib::Server& server) {
     if (run->cases.empty() && run->bad.empty()) {
       return Problem(res, 400, "serve.filter", "the filter selects no case");
     }
+    run->case_count = run->cases.size();
+    // A client that died leaves its run open: runs idle past --run-idle are closed (their
+    // reports written) when the open runs would otherwise refuse a new one.
+    CloseIdleRuns();
     {
       std::lock_guard lock(mu_);
-      std::size_t open = 0;
+      if (stopping_) return Problem(res, 503, "serve.stopping", "the server is stopping");
+      std::size_t open = reserved_;
       for (const auto& [id, other] : runs_) open += other->remote->closed() ? 0 : 1;
       if (open >= settings_.max_open_runs) {
         return Problem(res, 429, "serve.too_many_runs",
                        "as many runs are open as --max-runs allows: close one first");
       }
       run->id = std::to_string(++next_run_);
+      ++reserved_;  // the slot is this creation's until the run is published or given up
     }
+    struct Reservation {
+      ServeApi& api;
+      ~Reservation() {
+        std::lock_guard lock(api.mu_);
+        --api.reserved_;
+      }
+    } reservation{*this};
     // The run's report folder holds no earlier process's run of the same id from now on.
     try {
       reports::PrepareReportDir(settings_.report_dir / run->id);
@@ -172,18 +190,16 @@ void ServeApi::Mount(httplib::Server& server) {
         capabilities.count("typed-errors") != 0
             ? "typed: the client reports the catalogue's codes"
             : "not judged: the client lacks typed-errors; refusals are judged on refusal, "
-              "exchange and contact only";
+              "exchange and the requests sent before it";
     json levels = json::object();
     for (const auto& clause : run->loader->registry().clauses()) {
       levels[clause.id] = std::string(runner::ToString(clause.level));
     }
     context["clause_levels"] = levels;
     run->context = std::move(context);
-    {
-      std::lock_guard lock(mu_);
-      runs_[run->id] = run;
-    }
     Run* raw = run.get();
+    // The runner thread exists before the run is published, so a close never finds a run
+    // whose thread is still being made.
     run->runner = std::thread([raw] {
       json results = raw->cases.empty()
                          ? json::array()
@@ -193,6 +209,16 @@ void ServeApi::Mount(httplib::Server& server) {
       raw->results = std::move(results);
       raw->remote->MarkFinished();
     });
+    run->last_active = std::chrono::steady_clock::now();
+    {
+      std::lock_guard lock(mu_);
+      if (stopping_) {
+        run->remote->Close();
+        run->runner.join();
+        return Problem(res, 503, "serve.stopping", "the server is stopping");
+      }
+      runs_[run->id] = run;
+    }
     const std::string base = "/runs/" + run->id;
     Answer(res, 201,
            json{{"run", run->id},
@@ -210,6 +236,8 @@ void ServeApi::Mount(httplib::Server& server) {
   server.Get(R"(/runs/([^/]+)/cases)", [this](const httplib::Request& req, httplib::Response& res) {
     const auto run = FindRun(req.matches[1]);
     if (!run) return Problem(res, 404, "serve.no_run", "no such run");
+    std::lock_guard closing(run->close_mu);  // a closed run has let its cases go
+    if (run->closed_summary) return Problem(res, 410, "serve.closed", "the run is closed");
     const auto results = run->remote->Results();
     json cases = json::array();
     for (const auto& c : run->cases) {
@@ -285,7 +313,7 @@ void ServeApi::Mount(httplib::Server& server) {
     for (auto& [id, result] : run->remote->Results()) results.push_back(result);
     Answer(res, 200,
            json{{"run", run->id},
-                {"cases", run->cases.size()},
+                {"cases", run->case_count},
                 {"judged", results.size()},
                 {"summary", reports::SummarizeResults(results)},
                 {"finished", run->remote->finished()},
@@ -328,15 +356,38 @@ json ServeApi::CloseRun(Run& run) {
     for (const auto& r : index["results"]) gates = gates || reports::Gates(r);
     summary["gate"] = gates ? "fail" : "pass";
     run.closed_summary = std::move(summary);
+    // A closed run keeps only its summary and its results' verdicts (status route).
+    run.results = json::array();
+    run.cases.clear();
+    run.cases.shrink_to_fit();
+    run.loader.reset();
   }
   return *run.closed_summary;
+}
+
+void ServeApi::CloseIdleRuns() {
+  if (settings_.run_idle.count() <= 0) return;
+  const auto now = std::chrono::steady_clock::now();
+  std::vector<std::shared_ptr<Run>> idle;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [id, run] : runs_) {
+      if (!run->remote->closed() && now - run->last_active.load() >= settings_.run_idle) {
+        idle.push_back(run);
+      }
+    }
+  }
+  for (auto& run : idle) CloseRun(*run);
 }
 
 std::vector<json> ServeApi::CloseAll() {
   std::vector<std::shared_ptr<Run>> runs;
   {
     std::lock_guard lock(mu_);
-    for (auto& [id, run] : runs_) runs.push_back(run);
+    stopping_ = true;  // no run is created from now on
+    for (auto& [id, run] : runs_) {
+      if (!run->remote->closed()) runs.push_back(run);
+    }
   }
   // Wake every waiting request first, so none holds a connection while others are written.
   for (auto& run : runs) run->remote->Close();

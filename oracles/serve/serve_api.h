@@ -28,6 +28,9 @@ struct ServeSettings {
   std::string tool_version;
   /// Runs open (created, not closed) at once; more are refused with 429.
   std::size_t max_open_runs = 8;
+  /// A run without a client request for this long is closed (reports written) when the open
+  /// runs would otherwise refuse a new one; zero: never.
+  std::chrono::seconds run_idle{1800};
   /// How long POST .../reports/{seq} waits for the case's verdict before answering without it.
   std::chrono::milliseconds verdict_wait{30000};
 };
@@ -42,18 +45,22 @@ class ServeApi {
   /// Adds the routes to `server`.
   void Mount(httplib::Server& server);
 
-  /// Closes every open run, writing its reports (at shutdown); returns their summaries.
+  /// Stops creating runs and closes every open one, writing its reports (at shutdown);
+  /// returns the summaries of the runs it closed.
   std::vector<nlohmann::json> CloseAll();
 
  private:
   struct Run;
   std::shared_ptr<Run> FindRun(const std::string& id);
   nlohmann::json CloseRun(Run& run);
+  void CloseIdleRuns();
 
   ServeSettings settings_;
   std::mutex mu_;
   std::map<std::string, std::shared_ptr<Run>> runs_;
   std::size_t next_run_ = 0;
+  std::size_t reserved_ = 0;  // runs being created, counted as open
+  bool stopping_ = false;     // CloseAll ran: no run is created any more
 };
 
 }  // namespace gemini_oracle::serve

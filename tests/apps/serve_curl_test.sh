@@ -38,7 +38,7 @@ sed 's/after one request/after one request, again/' "$work/fixtures/adr-224/y_te
   > "$work/fixtures/adr-224/y_text_answer_again.json"
 
 "$oracle" --source-root "$source_root" serve --fixtures "$work/fixtures" \
-  --report-dir "$work/reports" > "$work/serve.out" 2>&1 &
+  --report-dir "$work/reports" --max-runs 2 --run-idle 2 > "$work/serve.out" 2>&1 &
 server_pid=$!
 for _ in $(seq 1 100); do
   grep -q "listening on" "$work/serve.out" && break
@@ -111,11 +111,23 @@ grep -q '"passed": 1' "$work/reports/$run/index.json" || fail "index: passed"
 grep -q '"failed": 1' "$work/reports/$run/index.json" || fail "index: failed"
 grep -q '"implementation": "curl-client 1"' "$work/reports/$run/index.json" || fail "index: implementation"
 
+# At most --max-runs open runs; one idle past --run-idle is closed (reports written) to make
+# room rather than refusing new runs for good.
+[ "$(call -X POST "$api/runs" -d '{"implementation": {"name": "idle-1"}}')" = 201 ] || fail "idle run 1"
+idle_run=$(sed -n 's/.*"run": "\([^"]*\)".*/\1/p' "$work/body")
+[ "$(call -X POST "$api/runs" -d '{"implementation": {"name": "idle-2"}}')" = 201 ] || fail "idle run 2"
+[ "$(call -X POST "$api/runs" -d '{}')" = 429 ] || fail "a run past --max-runs"
+sleep 2.5
+[ -s "$work/reports/$idle_run/index.json" ] && fail "an idle run was closed before it had to be"
+[ "$(call "$api/runs/$idle_run/cases")" = 200 ] || fail "an idle run's cases"
+sleep 2.5  # the request above made it active again
 # SIGTERM while a client long-polls an open run: the run is closed, its reports written, and
 # the server ends at once rather than after the poll's 60 s.
-[ "$(call -X POST "$api/runs" -d '{"implementation": {"name": "left-open"}}')" = 201 ] || fail "second run"
+[ "$(call -X POST "$api/runs" -d '{"implementation": {"name": "left-open"}}')" = 201 ] || fail "a run once idle runs are closed"
 open_run=$(sed -n 's/.*"run": "\([^"]*\)".*/\1/p' "$work/body")
-[ "$(call "$api/runs/$open_run/next?wait=0")" = 200 ] || fail "second run's first case"
+[ -s "$work/reports/$idle_run/index.json" ] || fail "the idle run's reports were not written"
+[ "$(call "$api/runs/$idle_run/cases")" = 410 ] || fail "a closed run's cases"
+[ "$(call "$api/runs/$open_run/next?wait=5")" = 200 ] || fail "second run's first case"
 curl -s -o /dev/null "$api/runs/$open_run/next?wait=60" &
 poll_pid=$!
 sleep 0.5
