@@ -22,7 +22,8 @@ std::optional<std::string> CheckAnsweredCalls(const model::Case& c,
     // Pairings are read by position only when the reported calls line up with the parts
     // (the pending calls, or one per functionCall part); an implementation that lost or added
     // a call is the judges' to find (ADR-224.11), not a reason to blame the driver's lookup.
-    const bool lined_up = reported.calls.size() == pending.size() || reported.calls.size() == all.size();
+    const bool lined_up =
+        reported.calls.size() == pending.size() || reported.calls.size() == all.size();
     std::set<std::size_t> seen;
     for (const auto& answer : *reported.answered) {
       if (answer.result >= results.size()) {

@@ -298,7 +298,8 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
   // own script, so the resume-equivalence judge has the requests to compare (ADR-226.18).
   std::optional<std::vector<capture::JournalEntry>> baseline_journal;
   std::optional<DriverReport> baseline_report;
-  if (driver.Persists(c)) {
+  // A whole-answer run that timed out already decides the verdict: nothing more is asked.
+  if (driver.Persists(c) && !(whole_report && whole_report->timed_out)) {
     const std::string baseline = server.AddScript(turns);
     DriverReport in_memory;
     try {
@@ -318,7 +319,10 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
                                                                              : nullptr;
   if (late != nullptr) {
     report.timed_out = true;
-    report.harness_error = late->harness_error;
+    report.harness_error =
+        (late == &*whole_report ? std::string("the run with every answer sent whole: ")
+                                : std::string("the run kept in memory: ")) +
+        late->harness_error.value_or("no answer in time");
   } else {
     try {
       report = driver.Run(c, server.BaseUrl(script));

@@ -80,11 +80,10 @@ runner::DriverReport RemoteRun::Submit(std::size_t worker, const runner::Case& c
   jobs_.erase(seq);
   std::erase(untaken_, seq);
   if (!reply) {
-    report.harness_error =
-        closed_ ? "no report: the run was closed before this case was answered"
-        : late  ? "no report within " + std::to_string(case_timeout_.count()) +
-                     " ms of a client taking the case run (--case-timeout)"
-                : "no report within the case time limit";
+    report.harness_error = closed_ ? "no report: the run was closed before this case was answered"
+                           : late  ? "no report within " + std::to_string(case_timeout_.count()) +
+                                        " ms of a client taking the case run (--case-timeout)"
+                                  : "no report within the case time limit";
     report.timed_out = late;
     return report;
   }

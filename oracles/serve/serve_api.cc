@@ -128,14 +128,12 @@ void ServeApi::Mount(httplib::Server& server) {
     }
     run->case_count = run->cases.size();
     // A client that died leaves its run open: runs idle past --run-idle are closed (their
-    // reports written) when the open runs would otherwise refuse a new one.
-    CloseIdleRuns();
+    // reports written) when, and only as far as, the open runs would refuse a new one.
+    CloseIdleRunsToMakeRoom();
     {
       std::lock_guard lock(mu_);
       if (stopping_) return Problem(res, 503, "serve.stopping", "the server is stopping");
-      std::size_t open = reserved_;
-      for (const auto& [id, other] : runs_) open += other->remote->closed() ? 0 : 1;
-      if (open >= settings_.max_open_runs) {
+      if (OpenRuns() >= settings_.max_open_runs) {
         return Problem(res, 429, "serve.too_many_runs",
                        "as many runs are open as --max-runs allows: close one first");
       }
@@ -144,7 +142,9 @@ void ServeApi::Mount(httplib::Server& server) {
     }
     struct Reservation {
       ServeApi& api;
+      bool held = true;  // released by publishing the run, in the same critical section
       ~Reservation() {
+        if (!held) return;
         std::lock_guard lock(api.mu_);
         --api.reserved_;
       }
@@ -201,28 +201,47 @@ void ServeApi::Mount(httplib::Server& server) {
     // The runner thread exists before the run is published, so a close never finds a run
     // whose thread is still being made.
     run->runner = std::thread([raw] {
-      json results = raw->cases.empty()
-                         ? json::array()
-                         : runner::RunSuite(
-                               raw->cases, raw->loader->registry(),
-                               [raw] { return raw->remote->MakeDriver(); }, raw->options);
+      // Nothing escapes the thread (an escape would end the server): a run that cannot run
+      // closes with every case an error.
+      json results = json::array();
+      try {
+        if (!raw->cases.empty()) {
+          results = runner::RunSuite(
+              raw->cases, raw->loader->registry(), [raw] { return raw->remote->MakeDriver(); },
+              raw->options);
+        }
+      } catch (const std::exception& e) {
+        for (const auto& c : raw->cases) {
+          results.push_back({{"id", c.id},
+                             {"verdict", "error"},
+                             {"reason", std::string("harness: ") + e.what()}});
+        }
+      }
       raw->results = std::move(results);
       raw->remote->MarkFinished();
     });
     run->last_active = std::chrono::steady_clock::now();
-    {
+    const std::size_t case_count = run->case_count;
+    bool published = false;
+    try {
       std::lock_guard lock(mu_);
-      if (stopping_) {
-        run->remote->Close();
-        run->runner.join();
-        return Problem(res, 503, "serve.stopping", "the server is stopping");
+      if (!stopping_) {
+        runs_[run->id] = run;
+        --reserved_;
+        reservation.held = false;
+        published = true;
       }
-      runs_[run->id] = run;
+    } catch (...) {
+    }
+    if (!published) {
+      run->remote->Close();
+      run->runner.join();
+      return Problem(res, 503, "serve.stopping", "the server is stopping");
     }
     const std::string base = "/runs/" + run->id;
     Answer(res, 201,
            json{{"run", run->id},
-                {"cases", run->cases.size()},
+                {"cases", case_count},
                 {"bad_fixtures", run->bad.size()},
                 {"links",
                  {{"cases", base + "/cases"},
@@ -322,12 +341,12 @@ void ServeApi::Mount(httplib::Server& server) {
 
   // POST /runs/{run}/close: ends the run (case runs not answered are the client's error),
   // writes index.json, junit.xml, summary.md and summary.html, and returns the summary.
-  server.Post(
-      R"(/runs/([^/]+)/close)", [this](const httplib::Request& req, httplib::Response& res) {
-        const auto run = FindRun(req.matches[1]);
-        if (!run) return Problem(res, 404, "serve.no_run", "no such run");
-        Answer(res, 200, CloseRun(*run));
-      });
+  server.Post(R"(/runs/([^/]+)/close)",
+              [this](const httplib::Request& req, httplib::Response& res) {
+                const auto run = FindRun(req.matches[1]);
+                if (!run) return Problem(res, 404, "serve.no_run", "no such run");
+                Answer(res, 200, CloseRun(*run));
+              });
 }
 
 json ServeApi::CloseRun(Run& run) {
@@ -336,8 +355,8 @@ json ServeApi::CloseRun(Run& run) {
     run.remote->Close();
     if (run.runner.joinable()) run.runner.join();
     json results = run.results;
-    for (const auto& entry : runner::BadFixtureResults(run.bad, settings_.fixtures,
-                                                       runner::Shard{}, run.options)) {
+    for (const auto& entry :
+         runner::BadFixtureResults(run.bad, settings_.fixtures, runner::Shard{}, run.options)) {
       results.push_back(entry);
     }
     std::stable_sort(results.begin(), results.end(), [](const json& a, const json& b) {
@@ -365,17 +384,33 @@ json ServeApi::CloseRun(Run& run) {
   return *run.closed_summary;
 }
 
-void ServeApi::CloseIdleRuns() {
+std::size_t ServeApi::OpenRuns() const {
+  std::size_t open = reserved_;
+  for (const auto& [id, run] : runs_) open += run->remote->closed() ? 0 : 1;
+  return open;
+}
+
+void ServeApi::CloseIdleRunsToMakeRoom() {
   if (settings_.run_idle.count() <= 0) return;
   const auto now = std::chrono::steady_clock::now();
   std::vector<std::shared_ptr<Run>> idle;
   {
     std::lock_guard lock(mu_);
+    const std::size_t open = OpenRuns();
+    if (open < settings_.max_open_runs) return;
     for (auto& [id, run] : runs_) {
       if (!run->remote->closed() && now - run->last_active.load() >= settings_.run_idle) {
         idle.push_back(run);
       }
     }
+    // The longest idle first, only as many as make one place.
+    std::sort(idle.begin(), idle.end(), [](const auto& a, const auto& b) {
+      return a->last_active.load() < b->last_active.load();
+    });
+    idle.resize(std::min(idle.size(), open - settings_.max_open_runs + 1));
+    // Closed while FindRun cannot hand them out: no client is given a case of a run that
+    // is about to end.
+    for (auto& run : idle) run->remote->Close();
   }
   for (auto& run : idle) CloseRun(*run);
 }
@@ -385,14 +420,18 @@ std::vector<json> ServeApi::CloseAll() {
   {
     std::lock_guard lock(mu_);
     stopping_ = true;  // no run is created from now on
-    for (auto& [id, run] : runs_) {
-      if (!run->remote->closed()) runs.push_back(run);
-    }
+    for (auto& [id, run] : runs_) runs.push_back(run);
   }
+  std::vector<bool> was_open;
+  for (auto& run : runs) was_open.push_back(!run->remote->closed());
   // Wake every waiting request first, so none holds a connection while others are written.
   for (auto& run : runs) run->remote->Close();
+  // CloseRun waits for a close under way elsewhere; only the runs this call closed are listed.
   std::vector<json> summaries;
-  for (auto& run : runs) summaries.push_back(CloseRun(*run));
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    json summary = CloseRun(*runs[i]);
+    if (was_open[i]) summaries.push_back(std::move(summary));
+  }
   return summaries;
 }
 

@@ -12,8 +12,8 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <vector>
 #include <string>
+#include <vector>
 
 namespace gemini_oracle::serve {
 
@@ -53,7 +53,8 @@ class ServeApi {
   struct Run;
   std::shared_ptr<Run> FindRun(const std::string& id);
   nlohmann::json CloseRun(Run& run);
-  void CloseIdleRuns();
+  void CloseIdleRunsToMakeRoom();
+  std::size_t OpenRuns() const;  // under mu_: open runs and creations under way
 
   ServeSettings settings_;
   std::mutex mu_;

@@ -111,22 +111,29 @@ grep -q '"passed": 1' "$work/reports/$run/index.json" || fail "index: passed"
 grep -q '"failed": 1' "$work/reports/$run/index.json" || fail "index: failed"
 grep -q '"implementation": "curl-client 1"' "$work/reports/$run/index.json" || fail "index: implementation"
 
-# At most --max-runs open runs; one idle past --run-idle is closed (reports written) to make
-# room rather than refusing new runs for good.
+# At most --max-runs open runs. Runs idle past --run-idle are closed (reports written) only to
+# make room, the longest idle first and no more than needed, rather than refusing runs for good.
+run_id() { sed -n 's/.*"run": "\([^"]*\)".*/\1/p' "$work/body"; }
+is_open() { call "$api/runs/$1" >/dev/null; grep -q '"closed": false' "$work/body"; }
 [ "$(call -X POST "$api/runs" -d '{"implementation": {"name": "idle-1"}}')" = 201 ] || fail "idle run 1"
-idle_run=$(sed -n 's/.*"run": "\([^"]*\)".*/\1/p' "$work/body")
+idle_run=$(run_id)
 [ "$(call -X POST "$api/runs" -d '{"implementation": {"name": "idle-2"}}')" = 201 ] || fail "idle run 2"
+other_run=$(run_id)
 [ "$(call -X POST "$api/runs" -d '{}')" = 429 ] || fail "a run past --max-runs"
 sleep 2.5
-[ -s "$work/reports/$idle_run/index.json" ] && fail "an idle run was closed before it had to be"
-[ "$(call "$api/runs/$idle_run/cases")" = 200 ] || fail "an idle run's cases"
-sleep 2.5  # the request above made it active again
+[ "$(call -X POST "$api/runs/$other_run/close" -d '')" = 200 ] || fail "close idle run 2"
+[ "$(call -X POST "$api/runs" -d '{"implementation": {"name": "newer"}}')" = 201 ] || fail "a run with room"
+newer_run=$(run_id)
+[ -s "$work/reports/$idle_run/index.json" ] && fail "an idle run was closed although there was room"
+sleep 2.5  # idle-1 is now idle 5 s, the newer run 2.5 s: both past --run-idle
 # SIGTERM while a client long-polls an open run: the run is closed, its reports written, and
 # the server ends at once rather than after the poll's 60 s.
 [ "$(call -X POST "$api/runs" -d '{"implementation": {"name": "left-open"}}')" = 201 ] || fail "a run once idle runs are closed"
-open_run=$(sed -n 's/.*"run": "\([^"]*\)".*/\1/p' "$work/body")
-[ -s "$work/reports/$idle_run/index.json" ] || fail "the idle run's reports were not written"
+open_run=$(run_id)
+[ -s "$work/reports/$idle_run/index.json" ] || fail "the longest idle run's reports were not written"
 [ "$(call "$api/runs/$idle_run/cases")" = 410 ] || fail "a closed run's cases"
+[ -s "$work/reports/$newer_run/index.json" ] && fail "more idle runs were closed than room needed"
+is_open "$newer_run" || fail "the newer idle run was closed"
 [ "$(call "$api/runs/$open_run/next?wait=5")" = 200 ] || fail "second run's first case"
 curl -s -o /dev/null "$api/runs/$open_run/next?wait=60" &
 poll_pid=$!

@@ -13,6 +13,7 @@
 #include "reports/junit.h"
 #include "reports/markdown.h"
 #include "reports/text.h"
+#include "reports/text.h"
 #include "reports/write_all.h"
 #include "tests/temp_dir.h"
 
@@ -443,4 +444,11 @@ TEST(WriteAll, ReplacesAtomically) {
 }
 
 }  // namespace
+// Escapes what starts inline markup, `$` included (refusal classes such as Outer$Inner would
+// otherwise render as math on GitHub), and turns line breaks into spaces.
+TEST(MarkdownEscape, EscapesInlineMarkupAndDollars) {
+  EXPECT_EQ(MarkdownEscape("Outer$Inner and A$B|c*d\ne"), "Outer\\$Inner and A\\$B\\|c\\*d e");
+  EXPECT_EQ(MarkdownEscape("plain text"), "plain text");
+}
+
 }  // namespace gemini_oracle::reports
