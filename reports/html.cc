@@ -16,16 +16,6 @@ td.n{text-align:right}code{font:12px ui-monospace,monospace;background:#f4f4f4;p
 .pass{color:#176f2c}.fail,.error,.timeout,.unexpected_pass{color:#b00020;font-weight:bold}
 .skipped,.known,.implementation_defined{color:#8a6d00}section{margin-bottom:1.5em})";
 
-constexpr const char* kSummaryKeys[] = {"total",
-                                        "passed",
-                                        "failed",
-                                        "errors",
-                                        "timeouts",
-                                        "skipped",
-                                        "known",
-                                        "implementation_defined",
-                                        "unexpected_passes"};
-
 std::string Code(const std::string& text) { return "<code>" + HtmlEscape(text) + "</code>"; }
 
 // Verdicts become class names; anything outside the closed set gets none.
@@ -103,9 +93,9 @@ void WriteHtml(const nlohmann::json& index, std::ostream& out) {
   out << "</table>\n";
 
   out << "<h2>Summary</h2>\n<table>\n<tr>";
-  for (const char* key : kSummaryKeys) out << "<th>" << HtmlEscape(key) << "</th>";
+  for (const std::string& key : SummaryKeys()) out << "<th>" << HtmlEscape(key) << "</th>";
   out << "</tr>\n<tr>";
-  for (const char* key : kSummaryKeys) {
+  for (const std::string& key : SummaryKeys()) {
     out << "<td class=\"n\">" << summary[key].get<std::int64_t>() << "</td>";
   }
   out << "</tr>\n</table>\n";

@@ -20,6 +20,19 @@ bool Gates(const nlohmann::json& result) {
            verdict == kImplementationDefined);
 }
 
+const std::vector<std::string>& SummaryKeys() {
+  static const std::vector<std::string> keys = {"total",
+                                                "passed",
+                                                "failed",
+                                                "errors",
+                                                "timeouts",
+                                                "skipped",
+                                                "known",
+                                                "implementation_defined",
+                                                "unexpected_passes"};
+  return keys;
+}
+
 nlohmann::json SummarizeResults(const nlohmann::json& results) {
   nlohmann::json summary = {{"total", 0},
                             {"passed", 0},

@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <iosfwd>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace gemini_oracle::reports {
 
@@ -24,13 +26,16 @@ inline constexpr std::string_view kImplementationDefined = "implementation_defin
 /// so the list only shrinks.
 inline constexpr std::string_view kUnexpectedPass = "unexpected_pass";
 
-/// True when the result's verdict blocks the gate: fail, error, timeout or unexpected_pass. A result without
-/// a known verdict gates too, because it can only come from a harness bug.
+/// True when the result's verdict blocks the gate: fail, error, timeout or unexpected_pass. A
+/// result without a known verdict gates too, because it can only come from a harness bug.
 bool Gates(const nlohmann::json& result);
 
 /// Counts of a results array: total, passed, failed, errors, timeouts, skipped, known,
 /// implementation_defined, unexpected_passes. An unknown or missing verdict counts as an error.
 nlohmann::json SummarizeResults(const nlohmann::json& results);
+
+/// The summary's keys in the order every report format shows them.
+const std::vector<std::string>& SummaryKeys();
 
 /// {"json_schema_version", "context", "summary" (from the results), "results"}.
 nlohmann::json BuildIndex(nlohmann::json context, nlohmann::json results);

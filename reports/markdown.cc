@@ -10,17 +10,7 @@
 namespace gemini_oracle::reports {
 namespace {
 
-constexpr const char* kSummaryKeys[] = {"total",
-                                        "passed",
-                                        "failed",
-                                        "errors",
-                                        "timeouts",
-                                        "skipped",
-                                        "known",
-                                        "implementation_defined",
-                                        "unexpected_passes"};
-
-std::string Count(const nlohmann::json& summary, const char* key) {
+std::string Count(const nlohmann::json& summary, const std::string& key) {
   const auto it = summary.is_object() ? summary.find(key) : summary.end();
   return summary.is_object() && it != summary.end() && it->is_number_integer()
              ? std::to_string(it->get<std::int64_t>())
@@ -84,11 +74,11 @@ void WriteMarkdown(const nlohmann::json& index, std::ostream& out) {
   }
   if (!line.empty()) out << line << "\n\n";
 
-  for (const char* key : kSummaryKeys) out << "| " << MarkdownEscape(key) << " ";
+  for (const std::string& key : SummaryKeys()) out << "| " << MarkdownEscape(key) << " ";
   out << "|\n";
-  for (std::size_t i = 0; i < std::size(kSummaryKeys); ++i) out << "|---:";
+  for (std::size_t i = 0; i < SummaryKeys().size(); ++i) out << "|---:";
   out << "|\n";
-  for (const char* key : kSummaryKeys) out << "| " << Count(summary, key) << " ";
+  for (const std::string& key : SummaryKeys()) out << "| " << Count(summary, key) << " ";
   out << "|\n\n";
 
   out << "## Failures\n\n";

@@ -14,6 +14,7 @@
 #include "mutants/stryker_report.h"
 #include "oracles/model/streamed_twin.h"
 #include "oracles/runner/case_loader.h"
+#include "oracles/runner/run_context.h"
 #include "reference_impl/fault.h"
 #include "reports/index.h"
 #include "reports/write_all.h"
@@ -56,8 +57,8 @@ int MutantsCommand(const MutantsArgs& args, std::ostream& out, std::ostream& err
       args.catalogue.empty() ? mutants::CataloguePath(args.source_root) : args.catalogue;
   try {
     loader.emplace(runner::CaseLoader::FromSourceRoot(args.source_root));
-    catalogue = mutants::LoadCatalogue(catalogue_file, DisplayPath(catalogue_file),
-                                       loader->registry());
+    catalogue =
+        mutants::LoadCatalogue(catalogue_file, DisplayPath(catalogue_file), loader->registry());
     corpus = runner::CheckCorpus(args.fixtures, *loader, args.jobs);
     corpus.cases = model::WithStreamedTwins(corpus.cases);  // INTERPRETING §5.5
   } catch (const std::exception& e) {
@@ -179,8 +180,9 @@ int MutantsCommand(const MutantsArgs& args, std::ostream& out, std::ostream& err
   } else {
     const auto& counts = section["counts"];
     out << "mutation score: " << section["score"].dump() << "% (" << counts["killed"].dump()
-        << " killed of " << (counts["total"].get<std::size_t>() - counts["equivalent"].get<std::size_t>())
-        << ", " << counts["survived"].dump() << " survived, " << counts["runtime_errors"].dump()
+        << " killed of "
+        << (counts["total"].get<std::size_t>() - counts["equivalent"].get<std::size_t>()) << ", "
+        << counts["survived"].dump() << " survived, " << counts["runtime_errors"].dump()
         << " runtime errors, " << counts["timeouts"].dump() << " timeouts; "
         << counts["equivalent"].dump() << " equivalent, not counted)\n";
     std::size_t bug_faults = 0, bug_kills = 0;
@@ -231,11 +233,7 @@ int MutantsCommand(const MutantsArgs& args, std::ostream& out, std::ostream& err
     return joined;
   }();
   context["case_timeout_ms"] = args.case_timeout.count();
-  nlohmann::json levels = nlohmann::json::object();
-  for (const auto& clause : loader->registry().clauses()) {
-    levels[clause.id] = std::string(runner::ToString(clause.level));
-  }
-  context["clause_levels"] = levels;
+  context["clause_levels"] = runner::ClauseLevels(loader->registry());
   nlohmann::json index = reports::BuildIndex(context, run.baseline_results);
   index["mutation"] = section;
 

@@ -17,6 +17,7 @@
 #include "oracles/runner/expectations.h"
 #include "oracles/runner/process_driver.h"
 #include "oracles/runner/reference_driver.h"
+#include "oracles/runner/run_context.h"
 #include "oracles/runner/suite_runner.h"
 #include "reference_impl/fault.h"
 #include "reference_impl/provider_error.h"
@@ -42,13 +43,6 @@ std::string DisplayPath(const std::filesystem::path& path) {
 }
 
 namespace {
-
-std::string ReadVersion(const std::filesystem::path& fixtures) {
-  std::ifstream in(fixtures / "VERSION");
-  std::string version;
-  std::getline(in, version);
-  return version.empty() ? "unknown" : version;
-}
 
 std::string UtcNow() {
   const std::time_t now = std::time(nullptr);
@@ -344,7 +338,7 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   nlohmann::json context = nlohmann::json::object();
   context["tool"] = "gemini-oracle";
   context["tool_version"] = GEMINI_ORACLE_VERSION;
-  context["suite_version"] = ReadVersion(args.fixtures);
+  context["suite_version"] = runner::ReadSuiteVersion(args.fixtures);
   context["seed"] = seed;
   context["started_at"] = started_at;
   context["implementation"] = implementation;
@@ -365,11 +359,7 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   context["jobs"] = args.jobs;
   context["case_timeout_ms"] = args.case_timeout.count();
   context["bad_fixtures"] = bad.size();
-  nlohmann::json levels = nlohmann::json::object();
-  for (const auto& clause : loader->registry().clauses()) {
-    levels[clause.id] = std::string(runner::ToString(clause.level));
-  }
-  context["clause_levels"] = levels;
+  context["clause_levels"] = runner::ClauseLevels(loader->registry());
   const nlohmann::json index = reports::BuildIndex(context, results);
   try {
     reports::WriteAll(index, args.report_dir);

@@ -8,6 +8,7 @@
 #include "oracles/model/streamed_twin.h"
 #include "oracles/runner/case_loader.h"
 #include "oracles/runner/driver_protocol.h"
+#include "oracles/runner/run_context.h"
 #include "oracles/runner/suite_runner.h"
 #include "oracles/serve/remote_run.h"
 #include "reports/index.h"
@@ -27,13 +28,6 @@ void Answer(httplib::Response& res, int status, const json& body) {
 void Problem(httplib::Response& res, int status, const std::string& rule,
              const std::string& message) {
   Answer(res, status, json{{"error", rule}, {"message", message}});
-}
-
-std::string ReadVersion(const std::filesystem::path& fixtures) {
-  std::ifstream in(fixtures / "VERSION");
-  std::string version;
-  std::getline(in, version);
-  return version.empty() ? "unknown" : version;
 }
 
 // A member of the creation body, or its default; throws std::invalid_argument naming it.
@@ -174,7 +168,7 @@ void ServeApi::Mount(httplib::Server& server) {
     json context = json::object();
     context["tool"] = "gemini-oracle";
     context["tool_version"] = settings_.tool_version;
-    context["suite_version"] = ReadVersion(settings_.fixtures);
+    context["suite_version"] = runner::ReadSuiteVersion(settings_.fixtures);
     context["seed"] = settings_.seed;
     context["implementation"] = name + (version.empty() ? "" : " " + version) +
                                 (language.empty() ? "" : " (" + language + ")");
@@ -191,11 +185,7 @@ void ServeApi::Mount(httplib::Server& server) {
             ? "typed: the client reports the catalogue's codes"
             : "not judged: the client lacks typed-errors; refusals are judged on refusal, "
               "exchange and the requests sent before it";
-    json levels = json::object();
-    for (const auto& clause : run->loader->registry().clauses()) {
-      levels[clause.id] = std::string(runner::ToString(clause.level));
-    }
-    context["clause_levels"] = levels;
+    context["clause_levels"] = runner::ClauseLevels(run->loader->registry());
     run->context = std::move(context);
     Run* raw = run.get();
     // The runner thread exists before the run is published, so a close never finds a run

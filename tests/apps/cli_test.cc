@@ -14,6 +14,7 @@
 #include "oracles/runner/clause_registry.h"
 #include "reference_impl/store/keyring.h"
 #include "reference_impl/store/state_store.h"
+#include "tests/captured_output.h"
 #include "tests/temp_dir.h"
 
 namespace gemini_oracle::cli {
@@ -42,20 +43,14 @@ constexpr const char* kGoodCase = R"({
 }
 )";
 
-struct Captured {
-  int status;
-  std::string out;
-  std::string err;
-};
+using gemini_oracle::testing::Captured;
 
 Captured Check(const TempDir& dir, std::vector<std::filesystem::path> paths = {}) {
   CheckArgs args;
   args.source_root = SourceRoot();
   args.fixtures = dir.path();
   args.paths = std::move(paths);
-  std::ostringstream out, err;
-  const int status = CheckCommand(args, out, err);
-  return {status, out.str(), err.str()};
+  return gemini_oracle::testing::Capture(CheckCommand, args);
 }
 
 Captured RunCli(const TempDir& dir, const std::filesystem::path& reports, RunArgs args = {}) {
@@ -63,9 +58,7 @@ Captured RunCli(const TempDir& dir, const std::filesystem::path& reports, RunArg
   args.fixtures = dir.path();
   args.report_dir = reports;
   args.seed = 7;
-  std::ostringstream out, err;
-  const int status = RunCommand(args, out, err);
-  return {status, out.str(), err.str()};
+  return gemini_oracle::testing::Capture(RunCommand, args);
 }
 
 // Accepts a well-formed case (positive control).

@@ -12,6 +12,7 @@
 #include "oracles/runner/case_schema.h"
 #include "oracles/runner/process_driver.h"
 #include "oracles/runner/suite_runner.h"
+#include "tests/required_tool.h"
 #include "tests/source_root.h"
 #include "tests/temp_dir.h"
 
@@ -92,11 +93,7 @@ TEST(DriverLines, ReferenceDriverAndOracleLinesMatchTheSchemas) {
 }
 
 TEST(DriverLines, MinimalExampleLinesMatchTheSchemas) {
-  if (std::system("command -v python3 >/dev/null 2>&1") != 0) {
-    const char* ci = std::getenv("CI");
-    if (ci != nullptr && *ci != '\0') FAIL() << "python3 is required in CI (scripts/setup)";
-    GTEST_SKIP() << "python3 is missing (scripts/setup installs it)";
-  }
+  GEMINI_ORACLE_REQUIRE_TOOL("python3");
   ExpectEveryLineValid(
       "python3 '" + (SourceRoot() / "drivers" / "examples" / "minimal_driver.py").string() + "'",
       90);

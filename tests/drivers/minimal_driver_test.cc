@@ -11,6 +11,7 @@
 #include "oracles/runner/case_loader.h"
 #include "oracles/runner/process_driver.h"
 #include "oracles/runner/suite_runner.h"
+#include "tests/required_tool.h"
 #include "tests/source_root.h"
 
 namespace gemini_oracle::runner {
@@ -19,11 +20,7 @@ namespace {
 using gemini_oracle::testing::SourceRoot;
 
 TEST(MinimalDriver, RunsTheCorpusEndToEnd) {
-  if (std::system("command -v python3 >/dev/null 2>&1") != 0) {
-    const char* ci = std::getenv("CI");
-    if (ci != nullptr && *ci != '\0') FAIL() << "python3 is required in CI (scripts/setup)";
-    GTEST_SKIP() << "python3 is missing (scripts/setup installs it)";
-  }
+  GEMINI_ORACLE_REQUIRE_TOOL("python3");
   const auto loader = CaseLoader::FromSourceRoot(SourceRoot());
   const auto corpus = CheckCorpus(SourceRoot() / "fixtures", loader);
   ProcessDriver::Options driver_options;

@@ -12,6 +12,7 @@
 #include "apps/gemini-oracle/commands.h"
 #include "apps/gemini-oracle/report_commands.h"
 #include "reports/index.h"
+#include "tests/captured_output.h"
 #include "tests/temp_dir.h"
 
 namespace gemini_oracle::reports {
@@ -33,10 +34,15 @@ json Result(const std::string& id, const std::string& verdict, const std::string
 }
 
 json Context(const std::string& implementation) {
-  return {{"tool", "gemini-oracle"}, {"tool_version", "0.1.0"}, {"suite_version", "2.5.0"},
-          {"seed", 7},               {"implementation", implementation},
-          {"profile", "adr"},        {"strict", false},
-          {"filter", ""},            {"shard", "1/1"},
+  return {{"tool", "gemini-oracle"},
+          {"tool_version", "0.1.0"},
+          {"suite_version", "2.5.0"},
+          {"seed", 7},
+          {"implementation", implementation},
+          {"profile", "adr"},
+          {"strict", false},
+          {"filter", ""},
+          {"shard", "1/1"},
           {"started_at", "2026-01-02T03:04:05Z"}};
 }
 
@@ -59,18 +65,17 @@ std::string Html(const json& comparison) {
 // Only the cases whose verdicts differ among the reports that ran them are in the pruned
 // view; a case some report did not run disagrees only when the others differ.
 TEST(Comparison, PrunedViewHoldsOnlyCasesWhoseVerdictsDiffer) {
-  const json a = json::array({Result("x/agree", "pass"),
-                              Result("x/differ", "fail", "should-have-refused\nsecond line"),
-                              Result("x/one_ran", "fail", "wire-violation"),
-                              Result("x/two_ran_differ", "pass")});
+  const json a = json::array(
+      {Result("x/agree", "pass"), Result("x/differ", "fail", "should-have-refused\nsecond line"),
+       Result("x/one_ran", "fail", "wire-violation"), Result("x/two_ran_differ", "pass")});
   const json b = json::array({Result("x/agree", "pass"), Result("x/differ", "pass"),
                               Result("x/two_ran_agree", "known", "https://example.invalid/1")});
   const json c = json::array({Result("x/agree", "pass"), Result("x/differ", "pass"),
                               Result("x/two_ran_differ", "timeout", "60 s"),
                               Result("x/two_ran_agree", "known", "https://example.invalid/2")});
-  const json doc = BuildComparison(
-      {Report("a.json", Context("A"), a), Report("b.json", Context("B"), b),
-       Report("c.json", Context("C"), c)});
+  const json doc =
+      BuildComparison({Report("a.json", Context("A"), a), Report("b.json", Context("B"), b),
+                       Report("c.json", Context("C"), c)});
 
   const json expected_disagreements = json::parse(R"([
     {"id": "x/differ",
@@ -104,11 +109,10 @@ TEST(Comparison, SkippedIsNotRunAndKnownIsItsListedVerdict) {
                               Result("x/known_other", "fail", "wire-violation"),
                               Result("x/skipped", "fail", "wire-violation"),
                               Result("x/stale_list", "pass", "")});
-  const json b = json::array(
-      {known_fail, known_error, Result("x/skipped", "skipped", "unsupported: streaming"),
-       Result("x/stale_list", "unexpected_pass", "listed but passed")});
-  const json doc =
-      BuildComparison({Report("a", Context("A"), a), Report("b", Context("B"), b)});
+  const json b = json::array({known_fail, known_error,
+                              Result("x/skipped", "skipped", "unsupported: streaming"),
+                              Result("x/stale_list", "unexpected_pass", "listed but passed")});
+  const json doc = BuildComparison({Report("a", Context("A"), a), Report("b", Context("B"), b)});
   EXPECT_EQ(doc["disagreements"], json::parse(R"([
     {"id": "x/known_other",
      "verdicts": {"A": "fail", "B": "known"},
@@ -134,8 +138,7 @@ TEST(Comparison, CountsEachClausePerImplementation) {
        Result("c/8", "implementation_defined", "note", {"ADR-224.2"})});
   const json b = json::array({Result("c/1", "pass", "", {"ADR-224.10", "ADR-224.2"}),
                               Result("c/9", "pass", "", {"WIRE.1"})});
-  const json doc =
-      BuildComparison({Report("a", Context("A"), a), Report("b", Context("B"), b)});
+  const json doc = BuildComparison({Report("a", Context("A"), a), Report("b", Context("B"), b)});
   const json expected = json::parse(R"([
     {"clause": "ADR-224.2", "counts": {"A": {"pass": 1, "gating": 4, "other": 3},
                                        "B": {"pass": 1, "gating": 0, "other": 0}}},
@@ -154,20 +157,20 @@ TEST(Comparison, CountsEachClausePerImplementation) {
 // report already has.
 TEST(Comparison, RepeatedImplementationNamesAreNumbered) {
   const json results = json::array({Result("x/a", "pass")});
-  EXPECT_EQ(BuildComparison({Report("1", Context("ref"), results),
-                             Report("2", Context("ref"), results),
-                             Report("3", Context("php"), results),
-                             Report("4", Context("ref"), results)})["implementations"],
-            json::parse(R"(["ref", "ref#2", "php", "ref#3"])"));
+  EXPECT_EQ(
+      BuildComparison({Report("1", Context("ref"), results), Report("2", Context("ref"), results),
+                       Report("3", Context("php"), results),
+                       Report("4", Context("ref"), results)})["implementations"],
+      json::parse(R"(["ref", "ref#2", "php", "ref#3"])"));
   EXPECT_EQ(BuildComparison({Report("1", Context("x"), results), Report("2", Context("x"), results),
                              Report("3", Context("x#2"), results)})["implementations"],
             json::parse(R"(["x", "x#3", "x#2"])"));
   json no_name = Context("");
   no_name.erase("implementation");
-  const json doc =
-      BuildComparison({Report("1", no_name, results), Report("2", no_name, results)});
+  const json doc = BuildComparison({Report("1", no_name, results), Report("2", no_name, results)});
   EXPECT_EQ(doc["implementations"], json::parse(R"(["unknown", "unknown#2"])"));
-  EXPECT_EQ(doc["cases"][0]["verdicts"], json::parse(R"({"unknown": "pass", "unknown#2": "pass"})"));
+  EXPECT_EQ(doc["cases"][0]["verdicts"],
+            json::parse(R"({"unknown": "pass", "unknown#2": "pass"})"));
 }
 
 // Reports of different suite versions, profiles or strictness are compared, with a warning
@@ -188,7 +191,8 @@ TEST(Comparison, WarnsWhenTheReportsDifferInSuiteVersionProfileOrStrict) {
             "2.5.0; B: 2.4.0): verdicts may differ for that reason, not because the "
             "implementations do.\n\n");
   EXPECT_THAT(Html(doc), HasSubstr("<h1>gemini-oracle compare</h1>\n<p class=\"warning\">"
-                                   "<strong>Warning:</strong> " + warning + "</p>\n"));
+                                   "<strong>Warning:</strong> " +
+                                   warning + "</p>\n"));
 
   json gemini = Context("B");
   gemini["profile"] = "gemini";
@@ -209,8 +213,8 @@ TEST(Comparison, EscapesReportTextInEveryPage) {
   const std::string id = "adr-224/<script>alert(1)</script>|x";
   const json a = json::array({Result(id, "fail", "<script>|&\"'</script>\nsecond")});
   const json b = json::array({Result(id, "pass")});
-  const json doc = BuildComparison(
-      {Report("a", Context("<b>A|</b>"), a), Report("b", Context("B"), b)});
+  const json doc =
+      BuildComparison({Report("a", Context("<b>A|</b>"), a), Report("b", Context("B"), b)});
   const std::string html = Html(doc);
   EXPECT_THAT(html, Not(HasSubstr("<script>")));
   EXPECT_THAT(html, Not(HasSubstr("<b>")));
@@ -290,19 +294,13 @@ using gemini_oracle::testing::ReadText;
 using gemini_oracle::testing::TempDir;
 using nlohmann::json;
 
-struct Captured {
-  int status;
-  std::string out;
-  std::string err;
-};
+using gemini_oracle::testing::Captured;
 
 Captured Compare(std::vector<std::filesystem::path> reports, const std::filesystem::path& out_dir) {
   CompareArgs args;
   args.reports = std::move(reports);
   args.out = out_dir;
-  std::ostringstream out, err;
-  const int status = CompareCommand(args, out, err);
-  return {status, out.str(), err.str()};
+  return gemini_oracle::testing::Capture(CompareCommand, args);
 }
 
 std::string IndexText(const std::string& implementation, const json& results) {
@@ -382,7 +380,8 @@ TEST_P(CompareRefuses, NamingTheFileAndWritingNothing) {
   if (!GetParam().text.empty()) in.Write("bad.json", GetParam().text);
   const Captured c = Compare({good, bad}, out.path() / "out");
   EXPECT_EQ(c.status, kExitBadInput);
-  EXPECT_EQ(c.err, "gemini-oracle compare: " + bad.generic_string() + ": " + GetParam().error + "\n");
+  EXPECT_EQ(c.err,
+            "gemini-oracle compare: " + bad.generic_string() + ": " + GetParam().error + "\n");
   EXPECT_EQ(c.out, "");
   EXPECT_FALSE(std::filesystem::exists(out.path() / "out"));
 }
@@ -391,7 +390,9 @@ INSTANTIATE_TEST_SUITE_P(
     BadReports, CompareRefuses,
     ::testing::Values(
         BadInput{"missing", "", "no such file or folder"},
-        BadInput{"truncated", "{\"results\": [", "invalid JSON at byte 14: parse error at line 1, column 14: syntax error while parsing value - unexpected end of input; expected '[', '{', or a literal"},
+        BadInput{"truncated", "{\"results\": [",
+                 "invalid JSON at byte 14: parse error at line 1, column 14: syntax error while "
+                 "parsing value - unexpected end of input; expected '[', '{', or a literal"},
         BadInput{"no_results", R"({"context": {}, "summary": {}})",
                  "not a report index: no results array"},
         BadInput{"array", "[]", "not a report index: the top level is not an object"},
@@ -401,9 +402,10 @@ INSTANTIATE_TEST_SUITE_P(
                  "results[0]: not a result (no string id)"},
         BadInput{"result_without_verdict", R"({"results": [{"id": "x/1"}]})",
                  "results[0] (x/1): no string verdict"},
-        BadInput{"case_twice",
-                 R"({"results": [{"id": "x/1", "verdict": "pass"}, {"id": "x/1", "verdict": "fail"}]})",
-                 "results[1]: case x/1 appears twice"},
+        BadInput{
+            "case_twice",
+            R"({"results": [{"id": "x/1", "verdict": "pass"}, {"id": "x/1", "verdict": "fail"}]})",
+            "results[1]: case x/1 appears twice"},
         BadInput{"newer_schema", R"({"json_schema_version": 99, "results": []})",
                  "json_schema_version 99 is not one this tool reads (1 to " +
                      std::to_string(reports::kJsonSchemaVersion) + ")"}),
@@ -416,8 +418,9 @@ TEST(CompareCommand, RefusesAFolderWithoutAnIndex) {
   std::filesystem::create_directories(in.path() / "empty");
   const Captured c = Compare({good, in.path() / "empty"}, out.path() / "out");
   EXPECT_EQ(c.status, kExitBadInput);
-  EXPECT_EQ(c.err, "gemini-oracle compare: " + (in.path() / "empty" / "index.json").generic_string() +
-                       ": no such file (a report folder holds an index.json)\n");
+  EXPECT_EQ(c.err,
+            "gemini-oracle compare: " + (in.path() / "empty" / "index.json").generic_string() +
+                ": no such file (a report folder holds an index.json)\n");
   EXPECT_FALSE(std::filesystem::exists(out.path() / "out"));
 }
 

@@ -14,6 +14,7 @@
 #include "apps/gemini-oracle/commands.h"
 #include "apps/gemini-oracle/report_commands.h"
 #include "reports/index.h"
+#include "tests/captured_output.h"
 #include "tests/temp_dir.h"
 
 namespace gemini_oracle::reports {
@@ -84,9 +85,8 @@ TEST_P(MergeRefusesMember, NamingBothFilesAndTheMember) {
 
 INSTANTIATE_TEST_SUITE_P(Members, MergeRefusesMember,
                          ::testing::Values("suite_version", "seed", "tool_version",
-                                           "implementation", "profile", "strict", "filter",
-                                           "fault", "store", "expectations",
-                                           "refusal_codes"));
+                                           "implementation", "profile", "strict", "filter", "fault",
+                                           "store", "expectations", "refusal_codes"));
 
 // The member list the tests above walk is the one merge applies.
 TEST(Merge, InvariantMembersAreTheDocumentedOnes) {
@@ -94,8 +94,7 @@ TEST(Merge, InvariantMembersAreTheDocumentedOnes) {
                                    std::end(kShardInvariantMembers));
   EXPECT_EQ(members, (std::vector<std::string>{"suite_version", "seed", "tool_version",
                                                "implementation", "profile", "strict", "filter",
-                                               "fault", "store", "expectations",
-                                               "refusal_codes"}));
+                                               "fault", "store", "expectations", "refusal_codes"}));
 }
 
 TEST(Merge, RefusesDifferentShardCounts) {
@@ -128,9 +127,9 @@ TEST(Merge, RefusesAWholeRun) {
 TEST(Merge, RefusesDifferentClauseLevels) {
   json second = Context("2/2");
   second["clause_levels"]["ADR-224.F1"] = "must";
-  EXPECT_EQ(MergeError({Shard("a", Context("1/2"), json::array()),
-                        Shard("b", second, json::array())}),
-            "a and b differ in context.clause_levels (ADR-224.F1: \"open\" vs \"must\")");
+  EXPECT_EQ(
+      MergeError({Shard("a", Context("1/2"), json::array()), Shard("b", second, json::array())}),
+      "a and b differ in context.clause_levels (ADR-224.F1: \"open\" vs \"must\")");
 }
 
 TEST(Merge, RefusesAShardThatIsNotIOfN) {
@@ -165,10 +164,10 @@ TEST(Merge, MergedIndexIsTheUnion) {
   third["bad_fixtures"] = 1;
   third["jobs"] = 8;
   third["case_timeout_ms"] = 1000;
-  const MergedReport merged = MergeShards(
-      {Shard("c", third, json::array({Result("x/2", "fail")})),
-       Shard("a", first, json::array({Result("x/3"), Result("x/1", "known")})),
-       Shard("b", second, json::array({Result("x/0"), Result("x/4", "error")}))});
+  const MergedReport merged =
+      MergeShards({Shard("c", third, json::array({Result("x/2", "fail")})),
+                   Shard("a", first, json::array({Result("x/3"), Result("x/1", "known")})),
+                   Shard("b", second, json::array({Result("x/0"), Result("x/4", "error")}))});
   json context = Context("1-3/3");
   context.erase("jobs");
   context.erase("case_timeout_ms");
@@ -176,9 +175,8 @@ TEST(Merge, MergedIndexIsTheUnion) {
   context["bad_fixtures"] = 3;
   context["shards"] = {1, 2, 3};
   const json expected =
-      BuildIndex(context, json::array({Result("x/0"), Result("x/1", "known"),
-                                       Result("x/2", "fail"), Result("x/3"),
-                                       Result("x/4", "error")}));
+      BuildIndex(context, json::array({Result("x/0"), Result("x/1", "known"), Result("x/2", "fail"),
+                                       Result("x/3"), Result("x/4", "error")}));
   EXPECT_EQ(merged.index, expected);
   EXPECT_EQ(merged.index["summary"]["total"], 5);
   EXPECT_EQ(merged.shards, (std::vector<std::size_t>{1, 2, 3}));
@@ -216,19 +214,13 @@ using gemini_oracle::testing::SourceRoot;
 using gemini_oracle::testing::TempDir;
 using nlohmann::json;
 
-struct Captured {
-  int status;
-  std::string out;
-  std::string err;
-};
+using gemini_oracle::testing::Captured;
 
 Captured Merge(std::vector<std::filesystem::path> reports, const std::filesystem::path& dir) {
   MergeArgs args;
   args.reports = std::move(reports);
   args.report_dir = dir;
-  std::ostringstream out, err;
-  const int status = MergeCommand(args, out, err);
-  return {status, out.str(), err.str()};
+  return gemini_oracle::testing::Capture(MergeCommand, args);
 }
 
 std::string IndexText(const std::string& shard, const json& results) {
@@ -308,9 +300,9 @@ TEST(MergeCommand, ConflictWritesNothing) {
   const Captured broken = Merge({a, in.Write("broken.json", "{")}, out.path() / "merged");
   EXPECT_EQ(broken.status, kExitBadInput);
   EXPECT_EQ(broken.err, "gemini-oracle merge: " + (in.path() / "broken.json").generic_string() +
-                           ": invalid JSON at byte 2: parse error at line 1, column 2: syntax "
-                           "error while parsing object key - unexpected end of input; expected "
-                           "string literal\n");
+                            ": invalid JSON at byte 2: parse error at line 1, column 2: syntax "
+                            "error while parsing object key - unexpected end of input; expected "
+                            "string literal\n");
   EXPECT_FALSE(std::filesystem::exists(out.path() / "merged"));
 }
 
@@ -321,9 +313,8 @@ TEST(MergeCommand, RefusesToWriteOverAShard) {
   const auto b = in.Write("b/index.json", IndexText("2/2", kFail));
   const Captured c = Merge({in.path() / "a", b}, in.path() / "b");
   EXPECT_EQ(c.status, kExitBadInput);
-  EXPECT_EQ(c.err, "gemini-oracle merge: --report-dir " + DisplayPath(in.path() / "b") +
-                       " holds " + b.generic_string() +
-                       ", one of the shards; merge into another folder\n");
+  EXPECT_EQ(c.err, "gemini-oracle merge: --report-dir " + DisplayPath(in.path() / "b") + " holds " +
+                       b.generic_string() + ", one of the shards; merge into another folder\n");
   EXPECT_EQ(ReadText(b), IndexText("2/2", kFail));
 }
 
