@@ -139,7 +139,9 @@ std::vector<Finding> JudgeRefuse(const CaseRun& run) {
   // The journal says which requests went out, whatever the implementation calls its phase: a
   // refusal of exchange e's answer (parse, http) needs request e sent, and one while building
   // request e needs the e-1 before it. Fewer is another refusal than the case's, with or
-  // without typed errors (INTERPRETING §15.4).
+  // without typed errors (INTERPRETING §15.4). ADR-226: "Malformed or duplicate native IDs in
+  // the tool parser ... are refused" (the parser reads an answer, so request e went out) and
+  // such state "must fail before contact" (so requests 1..e-1 did).
   if (run.journal.size() < allowed) {
     findings.push_back(MakeFinding(clause, kWrongError, run.journal.size() + 1, "",
                                    "refused after " + std::to_string(run.journal.size()) +
