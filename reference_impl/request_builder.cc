@@ -250,7 +250,8 @@ Json ResultToResponseObject(const std::string& content, bool is_error) {
     decoded = ParseJson(content);
   } catch (const Json::exception&) {
   }
-  if (!decoded || FindDuplicateKey(content) || HasInexactInteger(content)) {
+  if (!decoded || FindDuplicateKey(content) ||
+      (HasInexactInteger(content) && !GEMINI_FAULT("builder.inexact_integer_result_rounded"))) {
     wrapped["output"] = content;
     return wrapped;
   }

@@ -2,6 +2,7 @@
 
 #include "reference_impl/fault.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <unordered_set>
@@ -175,6 +176,16 @@ Message ParseResponse(const Json& response, const Transcript& conversation,
       }
       continue;
     }
+    // Under parser.later_calls_dropped only the first pending call of an answer becomes a
+    // public call; under parser.identical_calls_merged a call equal in name and arguments to
+    // an earlier one of the answer is taken as that call (the native parts stay as received).
+    if (!turn.tool_calls.empty() && GEMINI_FAULT("parser.later_calls_dropped")) continue;
+    if (GEMINI_FAULT("parser.identical_calls_merged") &&
+        std::any_of(turn.tool_calls.begin(), turn.tool_calls.end(), [&](const ToolCall& c) {
+          return c.name == name->get_ref<const std::string&>() && c.arguments == args;
+        })) {
+      continue;
+    }
     ToolCall call;
     // ADR-226.1: the public ID is always synthesized, never the native one.
     call.id = TakenIds::Fresh(taken.calls, "tc_", taken.call_count + turn.tool_calls.size() + 1);
@@ -235,6 +246,11 @@ Message ParseResponse(const Json& response, const Transcript& conversation,
     turn.tool_calls.push_back(std::move(call));
   }
 
+  // Under parser.calls_listed_last_first the calls are collected by prepending, so the public
+  // list runs against the order of the functionCall parts.
+  if (GEMINI_FAULT("parser.calls_listed_last_first")) {
+    std::reverse(turn.tool_calls.begin(), turn.tool_calls.end());
+  }
   RoundInexactIntegers(parts);
   Json capsule = Json::object();
   capsule["owner"] = turn.id;

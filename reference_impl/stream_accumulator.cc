@@ -53,6 +53,31 @@ void AppendPart(Json& parts, const Json& part) {
       GEMINI_FAULT("stream.empty_text_part_dropped")) {
     return;
   }
+  const auto last_call = std::find_if(parts.rbegin(), parts.rend(), [](const Json& p) {
+    return p.is_object() && p.contains("functionCall");
+  });
+  if (part.contains("functionCall") && last_call != parts.rend()) {
+    // Readers that take calls from the first event carrying calls only, that treat a later
+    // call as an argument delta of the last one, or that put a later event's calls first.
+    if (GEMINI_FAULT("stream.later_event_call_dropped")) return;
+    if (GEMINI_FAULT("stream.later_event_call_merged") &&
+        (*last_call)["functionCall"].is_object() && part["functionCall"].is_object()) {
+      Json& args = (*last_call)["functionCall"]["args"];
+      if (args.is_null()) args = Json::object();
+      const auto more = part["functionCall"].find("args");
+      if (args.is_object() && more != part["functionCall"].end() && more->is_object()) {
+        args.update(*more);
+      }
+      return;
+    }
+    if (GEMINI_FAULT("stream.later_event_calls_first")) {
+      const auto first = std::find_if(parts.begin(), parts.end(), [](const Json& p) {
+        return p.is_object() && p.contains("functionCall");
+      });
+      parts.insert(first, part);
+      return;
+    }
+  }
   if (part.contains("functionCall") && GEMINI_FAULT("stream.resent_call_deduplicated") &&
       std::find(parts.begin(), parts.end(), part) != parts.end()) {
     return;

@@ -12,6 +12,51 @@
 #include "oracles/runner/case_loader.h"
 
 namespace gemini_oracle::cli {
+namespace {
+
+// One Markdown row of the traceability table.
+void PrintRow(const nlohmann::json& row, std::ostream& out) {
+  std::string oracles;
+  for (const auto& o : row["oracles"])
+    oracles += (oracles.empty() ? "" : ", ") + o.get<std::string>();
+  std::string status_text = row["status"].get<std::string>();
+  if (status_text == "pending") status_text += ": " + row["pending"].get<std::string>();
+  if (status_text == "covered" && !row["partial"].get<std::string>().empty()) {
+    status_text += " except " + row["partial"].get<std::string>();
+  }
+  if (const auto when = row["not_judged_when"].get<std::string>(); !when.empty()) {
+    status_text += "; not judged when " + when;
+  }
+  std::string profiles;
+  for (const auto& p : row["profiles"])
+    profiles += (profiles.empty() ? "" : ", ") + p.get<std::string>();
+  // Proving faults when a current report says so (* marks a fault only this clause's
+  // findings killed); otherwise the catalogued ones, unconfirmed.
+  std::string faults;
+  const bool confirmed = row["proof"] != "unknown";
+  for (const auto& f : confirmed ? row["proving_faults"] : row["catalogued_faults"]) {
+    const std::string id = f.get<std::string>();
+    const bool only = std::find(row["sole_faults"].begin(), row["sole_faults"].end(), f) !=
+                      row["sole_faults"].end();
+    faults += (faults.empty() ? "" : ", ") + id + (only ? "*" : "");
+  }
+  if (!confirmed && !faults.empty()) faults += " (not run)";
+  if (row["proof"] == "unproven") status_text += "; UNPROVEN: no killed fault proves its oracles";
+  out << "| " << row["id"].get<std::string>() << " | " << row["level"].get<std::string>() << " | "
+      << row["cases"].size() << " | " << (oracles.empty() ? "-" : oracles) << " | "
+      << (faults.empty() ? "-" : faults) << " | " << profiles << " | " << status_text << " |\n";
+}
+
+// The rows of one kind: the ADRs' must and open clauses, or the beyond ones.
+void PrintTable(const nlohmann::json& table, bool beyond, std::ostream& out) {
+  out << "| clause | level | cases | oracles | faults | profiles | status |\n"
+         "|---|---|---|---|---|---|---|\n";
+  for (const auto& row : table) {
+    if ((row["level"] == "beyond") == beyond) PrintRow(row, out);
+  }
+}
+
+}  // namespace
 
 // Traceability: every clause, the cases citing it, the judges checking it and the killed
 // faults proving those judges. A must-clause without a case fails, unless the registry marks
@@ -31,6 +76,11 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
   std::map<std::string, std::vector<std::string>> cases_of;
   for (const auto& c : corpus.cases) {
     for (const auto& id : c.clauses) cases_of[id].push_back(c.id);
+    // An assertion on a member outside `contents` is evidence for REF.B1 whatever it cites.
+    const bool fidelity = std::any_of(c.expect.wire.begin(), c.expect.wire.end(),
+                                      &checks::PinsUngovernedMembers);
+    auto& ref = cases_of[std::string(checks::kRecordingFidelity)];
+    if (fidelity && std::find(ref.begin(), ref.end(), c.id) == ref.end()) ref.push_back(c.id);
   }
   const auto catalogue_file = mutants::CataloguePath(args.source_root);
   const auto catalogue =
@@ -70,6 +120,8 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
     nlohmann::json row = nlohmann::json::object();
     row["id"] = clause.id;
     row["level"] = std::string(runner::ToString(clause.level));
+    // must: every implementation; open: with --strict; beyond: the reference implementation.
+    row["gates"] = must ? "all" : clause.level == runner::Level::kOpen ? "strict" : "reference";
     row["cases"] = cases;
     row["oracles"] = std::vector<std::string>(judges.begin(), judges.end());
     row["pending"] = clause.pending;
@@ -103,40 +155,11 @@ int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err
   if (args.json) {
     out << table.dump(2) << "\n";
   } else {
-    out << "| clause | level | cases | oracles | faults | profiles | status |\n"
-           "|---|---|---|---|---|---|---|\n";
-    for (const auto& row : table) {
-      std::string oracles;
-      for (const auto& o : row["oracles"])
-        oracles += (oracles.empty() ? "" : ", ") + o.get<std::string>();
-      std::string status_text = row["status"].get<std::string>();
-      if (status_text == "pending") status_text += ": " + row["pending"].get<std::string>();
-      if (status_text == "covered" && !row["partial"].get<std::string>().empty()) {
-        status_text += " except " + row["partial"].get<std::string>();
-      }
-      if (const auto when = row["not_judged_when"].get<std::string>(); !when.empty()) {
-        status_text += "; not judged when " + when;
-      }
-      std::string profiles;
-      for (const auto& p : row["profiles"])
-        profiles += (profiles.empty() ? "" : ", ") + p.get<std::string>();
-      // Proving faults when a current report says so (* marks a fault only this clause's
-      // findings killed); otherwise the catalogued ones, unconfirmed.
-      std::string faults;
-      const bool confirmed = row["proof"] != "unknown";
-      for (const auto& f : confirmed ? row["proving_faults"] : row["catalogued_faults"]) {
-        const std::string id = f.get<std::string>();
-        const bool only = std::find(row["sole_faults"].begin(), row["sole_faults"].end(), f) !=
-                          row["sole_faults"].end();
-        faults += (faults.empty() ? "" : ", ") + id + (only ? "*" : "");
-      }
-      if (!confirmed && !faults.empty()) faults += " (not run)";
-      if (row["proof"] == "unproven") status_text += "; UNPROVEN: no killed fault proves its oracles";
-      out << "| " << row["id"].get<std::string>() << " | " << row["level"].get<std::string>()
-          << " | " << row["cases"].size() << " | " << (oracles.empty() ? "-" : oracles) << " | "
-          << (faults.empty() ? "-" : faults) << " | " << profiles << " | " << status_text
-          << " |\n";
-    }
+    // The ADRs' own clauses first; beyond ones, which gate the reference alone, apart.
+    PrintTable(table, /*beyond=*/false, out);
+    out << "\nBeyond the ADRs: gate the reference implementation only, reported for others "
+           "(INTERPRETING §9)\n\n";
+    PrintTable(table, /*beyond=*/true, out);
   }
   std::size_t covered = 0;
   std::string pending;

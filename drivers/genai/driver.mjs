@@ -256,7 +256,12 @@ async function runChat(c) {
     // its call's id as the SDK gave it (createPartFromFunctionResponse(id, name, response)).
     for (const [index, result] of resultsOf(exchange).entries()) {
       const call = turn.select(result.call);
-      if (call === undefined) throw new DriverFailure('a result selector matches nothing the SDK read');
+      if (call === undefined) {
+        // The SDK's calls do not fit the case (it lost or merged one): the application stops
+        // here and the report so far is judged (INTERPRETING §15.2), not a driver error.
+        report.stopped = { exchange: k, reason: `result ${index}'s selector picks no single call the SDK read` };
+        return report;
+      }
       answers.push(createPartFromFunctionResponse(call.id, call.name, responseOf(result)));
       er.answered.push({ result: index, call: turn.ids.get(call) });
     }

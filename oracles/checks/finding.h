@@ -33,6 +33,16 @@ struct Finding {
   /// "<tag>: <sentence>". Never quotes native content (IDs, arguments, signatures, text):
   /// whatever content a finding needs travels in `expected` / `actual` only.
   std::string message;
+  /// Decided by the request's own bytes and what the server sent, whatever state the
+  /// implementation captured: it keeps its level in a case whose premise the ADRs leave
+  /// separate (a state captured from a stream, INTERPRETING §9).
+  bool premise_free = false;
+  /// `pointer` already addresses the request as it was sent, not the judges' joined view of a
+  /// model turn sent as several contents (INTERPRETING §8.5).
+  bool pointer_as_sent = false;
+  /// 1-based exchange whose parsed answer (the public calls reported for it) the finding is
+  /// about; nullopt when not about one. A stopped run reads it (INTERPRETING §15).
+  std::optional<std::size_t> exchange;
 };
 
 /// The level of a clause id: "open" for ADR-22x.F<n>, "beyond" for ADR-22x.B<n>, "must"

@@ -66,14 +66,15 @@ const std::vector<Judge>& Judges() {
       {"ids", &JudgeIds, {"ADR-226.1", "ADR-226.4", "ADR-226.9"}},
       {"public_arguments",
        &JudgePublicArguments,
-       {"ADR-224.6", "ADR-224.11", "ADR-224.F1", "ADR-226.8", "ADR-226.B2"}},
-      {"wire_assertions", &JudgeWireAssertions, {"ADR-224.12"}},
+       {"ADR-224.6", "ADR-224.11", "ADR-224.F1", "ADR-226.2", "ADR-226.8", "ADR-226.20",
+        "ADR-226.B2"}},
+      {"wire_assertions", &JudgeWireAssertions, {"ADR-224.12", "REF.B1"}},
       {"no_rewrite", &JudgeNoRewrite, {"ADR-224.9"}},
       {"resume_equivalence", &JudgeResumeEquivalence, {"ADR-226.18", "ADR-224.F1"}},
       {"stream_equivalence",
        &JudgeStreamEquivalence,
        {"ADR-224.7", "ADR-224.8", "ADR-226.17", "ADR-226.B1"}},
-      {"closing", &JudgeClosing, {"ADR-226.17"}},
+      {"closing", &JudgeClosing, {"REF.B1"}},
       {"leaks", &JudgeLeaks, {"ADR-226.19"}},
   };
   return judges;
@@ -93,7 +94,7 @@ std::vector<Finding> JudgeAll(const CaseRun& run) {
   // The judges read a turn sent as several model contents as one (INTERPRETING §8.5); the
   // report points into the request as it was sent.
   for (Finding& f : all) {
-    if (f.request && *f.request >= 1 && *f.request <= decoded.size()) {
+    if (!f.pointer_as_sent && f.request && *f.request >= 1 && *f.request <= decoded.size()) {
       f.pointer = detail::SentPointer(decoded[*f.request - 1], f.pointer);
     }
   }

@@ -77,7 +77,18 @@ std::vector<Finding> JudgePublicArguments(const CaseRun& run);
 /// ADR-224.12 and the case's clauses: each `expect.wire` assertion holds, cited under its own
 /// `clause` (else the case's first); an `answering` assertion is relative to the
 /// functionResponse the results judge identifies as the answer to that call.
+/// An assertion on a member the ADRs do not govern (one outside `contents`) fails under
+/// kRecordingFidelity whatever its `clause`; a whole body's `contents` keeps its clause.
 std::vector<Finding> JudgeWireAssertions(const CaseRun& run);
+/// REF.B1 (beyond): members the ADRs do not govern are sent as the case's options give them.
+/// ADR-224 governs "these two API-known roots" and replayed native parts, all inside `contents`;
+/// `tools`, `toolConfig`, `generationConfig`, `systemInstruction` are each framework's own.
+inline constexpr std::string_view kRecordingFidelity = "REF.B1";
+/// Whether a body pointer addresses `contents` or a member inside it.
+bool AddressesContents(std::string_view pointer);
+/// Whether a wire assertion pins a member outside `contents`: its pointer addresses one, or it
+/// is a whole body ("") whose `equals` holds members beside `contents`.
+bool PinsUngovernedMembers(const model::WireAssertion& assertion);
 /// ADR-224.9: the carried transcript, and the stored row of a suspended conversation, are
 /// unchanged by building a request.
 std::vector<Finding> JudgeNoRewrite(const CaseRun& run);
@@ -89,13 +100,15 @@ std::vector<Finding> JudgeResumeEquivalence(const CaseRun& run);
 /// the contents, and ends the way, of its original with every answer sent whole. Silent for a
 /// case that is no twin.
 std::vector<Finding> JudgeStreamEquivalence(const CaseRun& run);
-/// Whether a streaming-request twin was refused while reading its streamed answer: its last
-/// request went to :streamGenerateContent and was answered by the script (it was the request
-/// the twin judges), and the refusal came after, at that exchange (INTERPRETING §9).
+/// Whether the run was refused while reading a streamed answer: the refused exchange's request
+/// (the last one sent) went to :streamGenerateContent and was answered by the script, and the
+/// refusal came after it was sent (INTERPRETING §9). Reading a streamed
+/// answer is ADR-226.B1's: ADR-226 leaves "new streamed capture" separate.
 bool RefusedReadingStreamedAnswer(const model::Case& c,
                                   const std::vector<capture::JournalEntry>& journal,
                                   const model::DriverReport& report);
-/// ADR-226.17: a request with a tool mode carries it; a NONE request still declares tools.
+/// REF.B1: a request with a tool mode disables function calling as the case asks (mode NONE, or
+/// no function declared, which Google documents as the same), or sets the mode it names.
 std::vector<Finding> JudgeClosing(const CaseRun& run);
 /// ADR-226.19: a refusal message exposes no native content.
 std::vector<Finding> JudgeLeaks(const CaseRun& run);

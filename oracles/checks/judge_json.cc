@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <unordered_set>
 #include <vector>
 
@@ -59,6 +60,7 @@ bool IntegerLiteral(std::string_view literal) {
 // big integers and repeated member names noticed.
 class Builder : public nlohmann::json_sax<Json> {
  public:
+  explicit Builder(RepeatedMember keep) : keep_(keep) {}
   JudgeDecoded result;
   Json root;
 
@@ -78,8 +80,13 @@ class Builder : public nlohmann::json_sax<Json> {
   }
   bool start_object(std::size_t) override { return Open(Json::object()); }
   bool key(string_t& name) override {
-    if (!keys_.back().insert(name).second) result.repeated_member = true;
-    pending_ = &(*open_.back())[name];  // a repeated name keeps the last value
+    const bool repeated = !keys_.back().insert(name).second;
+    result.repeated_member = result.repeated_member || repeated;
+    if (repeated && keep_ == RepeatedMember::kFirst) {
+      pending_ = &discarded_.emplace_back();  // read, then dropped (addresses stay valid)
+    } else {
+      pending_ = &(*open_.back())[name];
+    }
     return true;
   }
   bool end_object() override { return Close(); }
@@ -130,6 +137,8 @@ class Builder : public nlohmann::json_sax<Json> {
   std::vector<Json*> open_;
   std::vector<std::unordered_set<std::string>> keys_;
   Json* pending_ = nullptr;
+  RepeatedMember keep_;
+  std::deque<Json> discarded_;
 };
 
 // Counts what the parser consumed, for the position of a depth refusal.
@@ -250,8 +259,8 @@ bool NumbersEqual(const Json& a, const Json& b) {
   return x && y && *x == *y;
 }
 
-JudgeDecoded DecodeJudgeJson(std::string_view text) {
-  Builder builder;
+JudgeDecoded DecodeJudgeJson(std::string_view text, RepeatedMember keep) {
+  Builder builder(keep);
   const bool complete =
       Json::sax_parse(CountingIterator(text.data(), &builder.consumed),
                       CountingIterator(text.data() + text.size(), &builder.consumed), &builder);

@@ -57,14 +57,18 @@ struct JudgeDecoded {
   std::optional<Json> value;  // set exactly when error == kNone
   Error error = Error::kNone;
   std::size_t byte = 0;          // where reading stopped (1-based), for kSyntax/kTooDeep
-  bool repeated_member = false;  // some object names a member twice (the last one is kept)
+  bool repeated_member = false;  // some object names a member twice (see RepeatedMember)
 };
+
+/// Which value an object keeps for a member name it repeats: the last (as JSON.parse does) or
+/// the first (as other common decoders do).
+enum class RepeatedMember { kLast, kFirst };
 
 /// Reads one JSON text kind-preservingly (ordered members, int/uint/float kinds, `{}` apart
 /// from `[]`, `1.0` and `-0.0` as written), keeps an integer literal beyond 64 bits as a big
 /// integer, refuses nesting deeper than kJudgeMaxDepth and a number beyond the range of a
 /// double (1e400). Never throws on any input.
-JudgeDecoded DecodeJudgeJson(std::string_view text);
+JudgeDecoded DecodeJudgeJson(std::string_view text, RepeatedMember keep = RepeatedMember::kLast);
 
 /// `value` with every binary value replaced by readable text, for reports and messages: a big
 /// integer becomes "<digits> (big integer)", any other binary "(binary value, N bytes)".

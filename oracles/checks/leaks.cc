@@ -579,7 +579,7 @@ std::vector<Native> Natives(const model::Case& c) {
   std::vector<Native> out = {{std::string(kCorpusSentinel), "corpus sentinel", ""}};
   for (std::size_t k = 0; k < c.exchanges.size(); ++k) {
     const std::string source = "exchange " + std::to_string(k + 1);
-    FromResponseBody(c.exchanges[k].response.body, source, out);
+    FromResponseBody(detail::ScriptedBody(c.exchanges[k]), source, out);
   }
   if (c.transcript.is_array()) {
     for (std::size_t m = 0; m < c.transcript.size(); ++m) {
@@ -883,6 +883,13 @@ std::optional<std::string> Exposure(const Native& native, const Message& m) {
   return std::nullopt;
 }
 
+// ADR-226: "validation must not expose native content" holds whatever state was captured, from
+// a stream or not: a leak keeps its level in a streamed-capture case.
+Finding LeakFinding(Finding f) {
+  f.premise_free = true;
+  return f;
+}
+
 }  // namespace
 
 std::vector<Finding> JudgeLeaks(const CaseRun& run) {
@@ -909,15 +916,17 @@ std::vector<Finding> JudgeLeaks(const CaseRun& run) {
     if (native.kind == "corpus sentinel") {
       // INTERPRETING.md §7.2: the corpus sentinel never appears in any refusal text.
       sentinel_reported = true;
-      findings.push_back(MakeFinding("ADR-226.19", kWireViolation, std::nullopt, "",
-                                     "the refusal message exposes the corpus sentinel, " + *how,
-                                     "no native content", "sentinel"));
+      findings.push_back(LeakFinding(MakeFinding(
+          "ADR-226.19", kWireViolation, std::nullopt, "",
+          "the refusal message exposes the corpus sentinel, " + *how, "no native content",
+          "sentinel")));
       continue;
     }
-    findings.push_back(MakeFinding("ADR-226.19", kWireViolation, std::nullopt, "",
-                                   "the refusal message exposes native content (" + native.kind +
-                                       ") from " + native.source + ", " + *how,
-                                   "no native content", native.kind));
+    findings.push_back(LeakFinding(MakeFinding("ADR-226.19", kWireViolation, std::nullopt, "",
+                                               "the refusal message exposes native content (" +
+                                                   native.kind + ") from " + native.source +
+                                                   ", " + *how,
+                                               "no native content", native.kind)));
   }
   return findings;
 }

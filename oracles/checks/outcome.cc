@@ -51,9 +51,16 @@ std::vector<Finding> JudgeAccept(const CaseRun& run) {
     return findings;
   }
   if (sent < expected) {
+    // A stop of the application (the case's actions do not fit the calls the implementation
+    // parsed) says so: the conversation went no further because of the parse.
+    const std::string why =
+        run.report.stopped ? ": the application stopped at exchange " +
+                                 std::to_string(run.report.stopped->exchange) +
+                                 ", whose actions do not fit the calls the implementation parsed"
+                           : " without a refusal";
     findings.push_back(MakeFinding(clause, kShouldHaveAccepted, std::nullopt, "",
                                    "stopped after " + std::to_string(sent) + " of " +
-                                       std::to_string(expected) + " requests without a refusal",
+                                       std::to_string(expected) + " requests" + why,
                                    expected, sent));
   } else if (sent > expected) {
     // A request the case never scripted: a wire fact of its own (ADR-224.12, the journal is

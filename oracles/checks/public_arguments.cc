@@ -1,14 +1,19 @@
 // ADR-224.11: public tool-call arguments stay decoded maps equal to their native args under the
 // ADR-226.8 rule, with the one F1/kind rule every judge applies:
-// - numeric kind only (native 3 handed to tools as 3.0, 1.0 as 1, -0.0 as 0): no finding.
+// - a float handed over as the integer of the same value (1.0 as 1, -0.0 as 0): no finding.
 //   ADR-226: "This permits the inherited 1.0 to 1 and negative-zero to zero normalization";
+// - an integer handed over as a float (3 as 3.0): the open ADR-224.F1. ADR-226 permits only
+//   the inherited normalization above and asks to compare "without inventing lost JSON kinds";
+//   ADR-224: "arbitrary nested values retain their current decoded representation", and "This
+//   decision does not close nested JSON-kind preservation";
 // - a nested object handed over as a list ({} -> []): the open ADR-224.F1 ("The inherited
 //   associative decoder also loses arbitrary nested object/list kinds ... That distinct audit
 //   finding remains open");
 // - a nested list handed over as an object: ADR-224.6 ("actual nested lists must remain lists");
 // - any other difference: ADR-224.11.
 // Public calls pair with the pending functionCall parts (ADR-226.B2: a call the server answered
-// inside its content has no public call), in parse order.
+// inside its content has no public call), in parse order; fewer public calls than pending parts
+// is the parse's failure (the calls lost or merged), never a check left undone.
 #include <algorithm>
 #include <utility>
 
@@ -18,12 +23,46 @@
 namespace gemini_oracle::checks {
 namespace {
 
+// Whether an integer of `expected` became a float in `actual` somewhere (3 -> 3.0), reading
+// both as the drift reader does: same-kind containers member by member, a list and its
+// numeric-key object element by element.
+bool IntegerBecameFloat(const Json& expected, const Json& actual) {
+  if (expected.is_number_integer() || expected.is_number_unsigned()) {
+    return actual.is_number_float();
+  }
+  if (expected.is_object() && actual.is_object()) {
+    for (auto it = expected.begin(); it != expected.end(); ++it) {
+      const auto other = actual.find(it.key());
+      if (other != actual.end() && IntegerBecameFloat(it.value(), *other)) return true;
+    }
+    return false;
+  }
+  if ((expected.is_array() || expected.is_object()) &&
+      (actual.is_array() || actual.is_object()) && expected.size() == actual.size()) {
+    auto a = actual.begin();
+    for (auto e = expected.begin(); e != expected.end(); ++e, ++a) {
+      if (IntegerBecameFloat(*e, *a)) return true;
+    }
+  }
+  return false;
+}
+
 void JudgeOne(const std::string& label, const Json& expected, const Json& actual,
               std::vector<Finding>& findings) {
   // The arguments are not on the wire: findings name no request and no pointer.
-  const auto worst = detail::WorstDrift(
-      detail::Without(detail::Drifts(expected, actual, ""), detail::Drift::kNumericKind));
-  if (!worst) return;
+  const auto drifts = detail::Drifts(expected, actual, "");
+  const auto worst =
+      detail::WorstDrift(detail::Without(drifts, detail::Drift::kNumericKind));
+  if (!worst) {
+    const bool kind_only = std::any_of(drifts.begin(), drifts.end(), [](const detail::DriftAt& d) {
+      return d.drift == detail::Drift::kNumericKind;
+    });
+    if (kind_only && IntegerBecameFloat(expected, actual)) {
+      findings.push_back(MakeFinding("ADR-224.F1", kWireViolation, std::nullopt, "",
+                                     label + " turn an integer into a float", expected, actual));
+    }
+    return;
+  }
   switch (worst->drift) {
     case detail::Drift::kOther:
       findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
@@ -44,91 +83,191 @@ void JudgeOne(const std::string& label, const Json& expected, const Json& actual
   }
 }
 
+const Json* NameOf(const Json& part) { return detail::Member(part["functionCall"], "name"); }
+
+// The native args a public call stands for: {} when absent, a list as its numeric-key map.
+Json NativeArgs(const Json& part) {
+  const Json* native = detail::Member(part["functionCall"], "args");
+  if (native == nullptr) return Json::object();
+  return native->is_array() ? detail::NumericKeyObject(*native) : *native;
+}
+
+bool SameCall(const Json& a, const Json& b) {
+  const Json* name = NameOf(a);
+  const Json* other = NameOf(b);
+  return name != nullptr && other != nullptr && *name == *other &&
+         detail::ArgumentsEqual(NativeArgs(a), NativeArgs(b));
+}
+
+bool Stands(const Json& part, const model::ParsedCall& call) {
+  const Json* name = NameOf(part);
+  return name != nullptr && name->is_string() && *name == call.name &&
+         detail::ArgumentsEqual(NativeArgs(part), call.arguments.is_array()
+                                                      ? detail::NumericKeyObject(call.arguments)
+                                                      : call.arguments);
+}
+
+// With fewer public calls than pending parts: the part (index into `positions`) each call
+// stands for, the first untaken one it equals, else the first part no call equals, in order.
+std::vector<std::size_t> MatchCalls(const Json& scripted, const std::vector<std::size_t>& positions,
+                                    const std::vector<model::ParsedCall>& calls) {
+  std::vector<std::size_t> match(calls.size(), positions.size());
+  std::vector<bool> taken(positions.size(), false);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    for (std::size_t j = 0; j < positions.size(); ++j) {
+      if (!taken[j] && Stands(scripted[positions[j]], calls[i])) {
+        taken[j] = true;
+        match[i] = j;
+        break;
+      }
+    }
+  }
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    if (match[i] != positions.size()) continue;
+    while (next < positions.size() && taken[next]) ++next;
+    if (next == positions.size()) break;
+    taken[next] = true;
+    match[i] = next;
+  }
+  return match;
+}
+
+// Fewer public calls than pending functionCall parts: the parse lost or merged calls, a
+// failure under the clause the lost part breaks. A part no call stands for that equals one a
+// call does was merged with it (ADR-226.20: "Fresh same-name/same-argument parallel calls can
+// be answered unambiguously"), one with a native id lost its binding (ADR-226.2: "capture their
+// association with populated native IDs at the actual parser"), any other is a native call
+// without its public call (ADR-224.11: one public ToolCall per pending call).
+Finding MissingCalls(const Json& scripted, const std::vector<std::size_t>& positions,
+                     const std::vector<model::ParsedCall>& calls, std::size_t k) {
+  const auto match = MatchCalls(scripted, positions, calls);
+  std::vector<bool> taken(positions.size(), false);
+  for (const std::size_t j : match) {
+    if (j < positions.size()) taken[j] = true;
+  }
+  std::string clause = "ADR-224.11";
+  for (std::size_t j = 0; j < positions.size(); ++j) {
+    if (taken[j]) continue;
+    const Json& part = scripted[positions[j]];
+    for (std::size_t i = 0; i < positions.size(); ++i) {
+      if (taken[i] && SameCall(scripted[positions[i]], part)) clause = "ADR-226.20";
+    }
+    if (clause == "ADR-224.11" && detail::Member(part["functionCall"], "id") != nullptr) {
+      clause = "ADR-226.2";
+    }
+  }
+  return MakeFinding(clause, kWireViolation, std::nullopt, "",
+                     "the implementation reports " + std::to_string(calls.size()) +
+                         " public calls for the " + std::to_string(positions.size()) +
+                         " pending functionCall parts of exchange " + std::to_string(k + 1) +
+                         (clause == "ADR-226.20" ? ": identical calls taken as one" : ""),
+                     positions.size(), calls.size());
+}
+
+// Which reported call stands for which pending part: in order, or, when the implementation
+// reports one call per functionCall part (the server-answered ones too, ADR-226.B2), each at its
+// own part, so the B2 finding does not also misalign every later call; with fewer calls, each at
+// the part it stands for, so one lost call does not misalign the others.
+std::vector<std::pair<std::size_t, std::size_t>> PairCalls(
+    const Json& scripted, const std::vector<std::size_t>& positions,
+    const std::vector<model::ParsedCall>& calls) {
+  const auto all = detail::FunctionCallPositions(scripted);
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;  // (reported call, part position)
+  if (calls.size() == all.size() && all.size() > positions.size()) {
+    for (std::size_t j = 0; j < all.size(); ++j) {
+      if (std::find(positions.begin(), positions.end(), all[j]) != positions.end()) {
+        pairs.emplace_back(j, all[j]);
+      }
+    }
+  } else if (calls.size() < positions.size()) {
+    const auto match = MatchCalls(scripted, positions, calls);
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      if (match[i] < positions.size()) pairs.emplace_back(i, positions[match[i]]);
+    }
+  } else {
+    for (std::size_t i = 0; i < calls.size() && i < positions.size(); ++i) {
+      pairs.emplace_back(i, positions[i]);
+    }
+  }
+  return pairs;
+}
+
+// One reported call against the native args of the part it stands for.
+void JudgeCall(const std::string& label, const Json* native, const Json& actual,
+               std::vector<Finding>& findings) {
+  if (native != nullptr && native->is_array()) {
+    // ADR-224: "Public ToolCall arguments remain arrays", and an associative decoder cannot
+    // tell a list from its numeric-key map: either form is the native list, members
+    // compared as usual.
+    if (actual.is_array()) {
+      JudgeOne(label, *native, actual, findings);
+      return;
+    }
+    const Json object = detail::NumericKeyObject(*native);
+    if (!actual.is_object()) {
+      findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
+                                     label + " are not a decoded map", object, actual));
+      return;
+    }
+    JudgeOne(label, object, actual, findings);
+    return;
+  }
+  if (native != nullptr && !native->is_object()) {
+    // A scalar args root has no defined public form (ADR-224 defines object and list
+    // roots only): nothing to compare against.
+    findings.push_back(NotJudged("ADR-224.11", label + " stand for a native args root that is "
+                                                       "neither an object nor a list, which "
+                                                       "has no defined public form"));
+    return;
+  }
+  const Json expected = native != nullptr ? *native : Json::object();
+  if (!actual.is_object()) {
+    findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
+                                   label + " are not a decoded map", "object", actual));
+    return;
+  }
+  JudgeOne(label, expected, actual, findings);
+}
+
+void JudgeExchange(const CaseRun& run, std::size_t k, std::vector<Finding>& findings) {
+  static const std::vector<model::ParsedCall> none;
+  const Json scripted = detail::ScriptedParts(run.c.exchanges[k]);
+  const auto positions = detail::PendingCallPositions(scripted);
+  if (!detail::ResponseParsed(run, k)) return;
+  const auto& calls = k < run.report.exchanges.size() ? run.report.exchanges[k].calls : none;
+  if (calls.size() > positions.size()) {
+    // More public calls than pending functionCall parts: a call the server answered inside
+    // its content made pending (ADR-226.B2), or a call the model never made (ADR-224.11).
+    const bool server_answered = detail::FunctionCallPositions(scripted).size() > positions.size();
+    findings.push_back(MakeFinding(
+        server_answered ? "ADR-226.B2" : "ADR-224.11", kWireViolation, std::nullopt, "",
+        "the implementation reports " + std::to_string(calls.size()) + " public calls for the " +
+            std::to_string(positions.size()) + " pending functionCall parts of exchange " +
+            std::to_string(k + 1),
+        positions.size(), calls.size()));
+  }
+  if (positions.empty()) return;
+  if (calls.size() < positions.size()) {
+    findings.push_back(MissingCalls(scripted, positions, calls, k));
+  }
+  for (const auto& [i, position] : PairCalls(scripted, positions, calls)) {
+    const std::string label = "the public arguments of call " + std::to_string(i) +
+                              " of exchange " + std::to_string(k + 1);
+    JudgeCall(label, detail::Member(scripted[position]["functionCall"], "args"),
+              calls[i].arguments, findings);
+  }
+}
+
 }  // namespace
 
 std::vector<Finding> JudgePublicArguments(const CaseRun& run) {
   std::vector<Finding> findings;
-  const std::vector<model::ParsedCall> none;
   for (std::size_t k = 0; k < run.c.exchanges.size(); ++k) {
-    const Json scripted = detail::ScriptedParts(run.c.exchanges[k]);
-    const auto positions = detail::PendingCallPositions(scripted);
-    if (!detail::ResponseParsed(run, k)) continue;
-    const auto& calls = k < run.report.exchanges.size() ? run.report.exchanges[k].calls : none;
-    if (calls.size() > positions.size()) {
-      // More public calls than pending functionCall parts: a call the server answered inside
-      // its content made pending (ADR-226.B2), or a call the model never made (ADR-224.11).
-      const bool server_answered =
-          detail::FunctionCallPositions(scripted).size() > positions.size();
-      findings.push_back(MakeFinding(
-          server_answered ? "ADR-226.B2" : "ADR-224.11", kWireViolation, std::nullopt, "",
-          "the implementation reports " + std::to_string(calls.size()) + " public calls for the " +
-              std::to_string(positions.size()) + " pending functionCall parts of exchange " +
-              std::to_string(k + 1),
-          positions.size(), calls.size()));
-    }
-    if (positions.empty()) continue;
-    if (calls.size() < positions.size()) {
-      // A check that cannot run is reported, never passed (INTERPRETING §8.4).
-      findings.push_back(NotJudged(
-          "ADR-224.11", "the driver reported " + std::to_string(calls.size()) +
-                            " public calls for the " + std::to_string(positions.size()) +
-                            " pending functionCall parts of exchange " + std::to_string(k + 1) +
-                            ": the arguments of the others are not judged"));
-    }
-    // Which reported call stands for which pending part: in order, or, when the implementation
-    // reports one call per functionCall part (the server-answered ones too, ADR-226.B2 above),
-    // each at its own part, so the B2 finding does not also misalign every later call.
-    const auto all = detail::FunctionCallPositions(scripted);
-    std::vector<std::pair<std::size_t, std::size_t>> pairs;  // (reported call, part position)
-    if (calls.size() == all.size() && all.size() > positions.size()) {
-      for (std::size_t j = 0; j < all.size(); ++j) {
-        if (std::find(positions.begin(), positions.end(), all[j]) != positions.end()) {
-          pairs.emplace_back(j, all[j]);
-        }
-      }
-    } else {
-      for (std::size_t i = 0; i < calls.size() && i < positions.size(); ++i) {
-        pairs.emplace_back(i, positions[i]);
-      }
-    }
-    for (const auto& [i, position] : pairs) {
-      const std::string label = "the public arguments of call " + std::to_string(i) +
-                                " of exchange " + std::to_string(k + 1);
-      const Json* native = detail::Member(scripted[position]["functionCall"], "args");
-      const Json& actual = calls[i].arguments;
-      if (native != nullptr && native->is_array()) {
-        // ADR-224: "Public ToolCall arguments remain arrays", and an associative decoder cannot
-        // tell a list from its numeric-key map: either form is the native list, members
-        // compared as usual.
-        if (actual.is_array()) {
-          JudgeOne(label, *native, actual, findings);
-          continue;
-        }
-        const Json object = detail::NumericKeyObject(*native);
-        if (!actual.is_object()) {
-          findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
-                                         label + " are not a decoded map", object, actual));
-          continue;
-        }
-        JudgeOne(label, object, actual, findings);
-        continue;
-      }
-      if (native != nullptr && !native->is_object()) {
-        // A scalar args root has no defined public form (ADR-224 defines object and list
-        // roots only): nothing to compare against.
-        findings.push_back(NotJudged("ADR-224.11", label + " stand for a native args root that is "
-                                                           "neither an object nor a list, which "
-                                                           "has no defined public form"));
-        continue;
-      }
-      const Json expected = native != nullptr ? *native : Json::object();
-      if (!actual.is_object()) {
-        findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
-                                       label + " are not a decoded map", "object", actual));
-        continue;
-      }
-      JudgeOne(label, expected, actual, findings);
-    }
+    const std::size_t before = findings.size();
+    JudgeExchange(run, k, findings);
+    // A stopped run asks which findings concern the answer it stopped at.
+    for (std::size_t f = before; f < findings.size(); ++f) findings[f].exchange = k + 1;
   }
   return findings;
 }

@@ -11,6 +11,9 @@
 //   name and ADR-226.8 argument match; for foreign turns the generic calls in order).
 // Never the implementation's report: the journal is the wire.
 #include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
 
 #include "oracles/checks/answers.h"
 #include "oracles/checks/judge_json.h"
@@ -26,6 +29,9 @@ struct Expected {
   /// A transcript tool message's JSON text as written: the gemini profile also accepts it
   /// carried as that string.
   std::optional<std::string> text;
+  /// For a text result naming a member twice: the objects a decoder makes of it, keeping the
+  /// first or the last value of each repeated member (no ADR sentence picks one).
+  std::vector<Json> readings;
   std::string label;  // "result 1 of exchange 2", "tool message 3 of the transcript"
 };
 
@@ -56,26 +62,70 @@ bool AdrForm(const model::Result& r, const Json& response) {
   return response.size() == 1 && SameJson(*response.begin(), r.value);
 }
 
-// Any object root that preserves the value: the ADR form, or a top-level member whose value is
-// the payload kind-exactly (a list stays a list; text and errors are the string; a JSON-text
-// tool message may also travel as its original text).
-bool PreservingForm(const Expected& e, const Json& response) {
-  if (AdrForm(e.result, response)) return true;
-  if (!response.is_object()) return false;
-  for (auto it = response.begin(); it != response.end(); ++it) {
-    if (SameJson(it.value(), e.result.value)) return true;
-    if (e.text && it.value().is_string()) {
-      // A JSON result carried as JSON text: any spelling of the same value (spaces, escapes,
-      // number forms) preserves it, read with the judges' own reader.
-      const std::string& carried = it.value().get_ref<const std::string&>();
-      if (carried == *e.text) return true;
-      if (e.result.kind == model::Result::Kind::kJson) {
-        const JudgeDecoded decoded = DecodeJudgeJson(carried);
-        if (decoded.value && SameJson(*decoded.value, e.result.value)) return true;
-      }
+// Whether `value` is the payload itself, kind-exactly, or (a JSON result) JSON text that reads
+// back as it: the original text, or any spelling of the same value (spaces, escapes, number
+// forms), read with the judges' own reader. Text naming a member twice reads back as nothing.
+bool IsPayload(const Expected& e, const Json& value) {
+  if (SameJson(value, e.result.value)) return true;
+  if (!e.text || !value.is_string()) return false;
+  const std::string& carried = value.get_ref<const std::string&>();
+  if (carried == *e.text) return true;
+  if (e.result.kind != model::Result::Kind::kJson) return false;
+  const JudgeDecoded decoded = DecodeJudgeJson(carried);
+  return decoded.value && !decoded.repeated_member && SameJson(*decoded.value, e.result.value);
+}
+
+// How deep below `response` a wrapper may carry the payload: the adr profile looks at the
+// top-level members only; the gemini profile at any depth, through objects and lists, since
+// each framework wraps results its own way (ADR-224: "current scalar/invalid result fallback").
+std::size_t WrapperDepth(Profile profile) {
+  return profile == Profile::kAdr ? 1 : kJudgeMaxDepth;
+}
+
+// A value that tells one result from another when found inside a wrapper: a nonempty object or
+// list, or a nonempty string other than the answer's own function name. Numbers, booleans, null
+// and empty values also travel as a wrapper's own flags and counts, so they prove nothing.
+bool Distinctive(const Json& value, const Json* name) {
+  if (value.is_object() || value.is_array()) return !value.empty();
+  if (!value.is_string()) return false;
+  return !value.get_ref<const std::string&>().empty() && (name == nullptr || value != *name);
+}
+
+// The pointers (relative to `at`) of every member or element below `node`, down to `depth`
+// levels, that carries e's payload. A carrier's own inside is not searched further. A payload
+// that is not distinctive (`false`, `0`) is as likely a wrapper's own flag or count as the
+// result: it counts only as a top-level member, and only when no other top-level member holds
+// a distinctive value other than the function `name` (`{"isError": false, "output": "x"}`
+// lost the result false; `{"name": "sum", "content": false}` keeps it).
+void CarriedAt(const Expected& e, const Json& node, const std::string& at, std::size_t depth,
+               std::vector<std::string>& out, const Json* name, bool top = true) {
+  if (depth == 0 || (!node.is_object() && !node.is_array())) return;
+  if (!Distinctive(e.result.value, nullptr)) {
+    if (!top) return;
+    for (const auto& member : node) {
+      if (!IsPayload(e, member) && Distinctive(member, name)) return;
     }
   }
-  return false;
+  std::size_t i = 0;
+  for (auto it = node.begin(); it != node.end(); ++it, ++i) {
+    const std::string child = node.is_object() ? PointerAppend(at, it.key()) : PointerAppend(at, i);
+    if (IsPayload(e, it.value())) {
+      out.push_back(child);
+    } else {
+      CarriedAt(e, it.value(), child, depth - 1, out, name, false);
+    }
+  }
+}
+
+// Any object root that preserves the value: the ADR form, or a member (gemini: at any depth)
+// whose value is the payload kind-exactly (a list stays a list; text and errors are the string)
+// or, for a JSON result, JSON text that reads back as it.
+bool PreservingForm(Profile profile, const Expected& e, const Json& response,
+                    const Json* name = nullptr) {
+  if (AdrForm(e.result, response)) return true;
+  std::vector<std::string> at;
+  CarriedAt(e, response, "", WrapperDepth(profile), at, name);
+  return !at.empty();
 }
 
 // Whether a decoded value holds an integer beyond 64 bits (kept exactly by the judges' reader).
@@ -97,9 +147,45 @@ bool TextFallback(const Expected& e, const Json& response) {
          response.begin()->get<std::string>() == *e.text;
 }
 
-bool Accepts(Profile profile, const Expected& e, const Json& response) {
+bool Accepts(Profile profile, const Expected& e, const Json& response,
+             const Json* name = nullptr) {
   if (TextFallback(e, response)) return true;
-  return profile == Profile::kAdr ? AdrForm(e.result, response) : PreservingForm(e, response);
+  return profile == Profile::kAdr ? AdrForm(e.result, response)
+                                  : PreservingForm(profile, e, response, name);
+}
+
+// A text result naming a member twice, read as a decoder reads it: the JSON result keeping the
+// first, or the last, value of each repeated member.
+std::vector<Expected> ReadingsOf(const Expected& e) {
+  std::vector<Expected> out;
+  for (const Json& value : e.readings) {
+    Expected reading;
+    reading.result.kind = model::Result::Kind::kJson;
+    reading.result.value = value;
+    reading.text = value.dump(-1, ' ', false, Json::error_handler_t::replace);
+    reading.label = e.label;
+    out.push_back(std::move(reading));
+  }
+  return out;
+}
+
+// The reading of a text result naming a member twice that `response` preserves, if any. RFC
+// 8259 only says names "SHOULD be unique" and leaves the value to the decoder (JSON.parse keeps
+// the last), and no ADR sentence picks one: such a reading is noted as not judged, no finding.
+std::optional<Expected> AcceptedReading(Profile profile, const Expected& e, const Json& response,
+                                        const Json* name, std::vector<Finding>& findings) {
+  for (auto& reading : ReadingsOf(e)) {
+    if (!Accepts(profile, reading, response, name)) continue;
+    const Finding note = NotJudged(
+        "ADR-224.3", "a tool result text naming a member twice was sent as an object keeping "
+                     "the first or the last of its values, which no ADR sentence settles");
+    const bool noted = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+      return f.clause == note.clause && f.message == note.message;
+    });
+    if (!noted) findings.push_back(note);
+    return std::move(reading);
+  }
+  return std::nullopt;
 }
 
 // Two calls a model cannot tell apart once answered: same name, ADR-226.8-equal args.
@@ -108,66 +194,88 @@ bool Identical(const detail::TurnCall& a, const detail::TurnCall& b) {
          detail::ArgumentsEqual(a.args, b.args);
 }
 
+// The place where a payload that does not preserve the result drifts least, ranked: a numeric
+// kind or {} -> [] only (0, ADR-224.F1), a list turned object (1, ADR-224.6), anything else (2).
+struct Closest {
+  int rank = 3;  // 3: no place at all
+  Json expected;
+  Json actual;
+  std::string pointer;
+};
+
+void Consider(const Json& expected, const Json& actual, const std::string& pointer,
+              bool in_text, Closest& best) {
+  const auto worst = detail::WorstDrift(detail::Drifts(expected, actual, pointer));
+  if (!worst) return;
+  const int rank = worst->drift == detail::Drift::kOther              ? 2
+                   : worst->drift == detail::Drift::kListBecameObject ? 1
+                                                                      : 0;
+  if (rank >= best.rank) return;
+  // Inside JSON text a drift has no pointer of its own: the text's member is the place.
+  best = {rank, expected, actual, in_text ? pointer : worst->pointer};
+}
+
+// Under gemini, every top-level member, every member or element at any depth for a distinctive
+// payload (as CarriedAt), and every JSON text reading back as a value, is a place the payload
+// may travel in (the same rule for a result and its JSON text).
+void ConsiderWrapped(const Expected& e, const Json& node, const std::string& at, Closest& best,
+                     bool top = true) {
+  if (!node.is_object() && !node.is_array()) return;
+  if (!top && !Distinctive(e.result.value, nullptr)) return;
+  std::size_t i = 0;
+  for (auto it = node.begin(); it != node.end(); ++it, ++i) {
+    const std::string child = node.is_object() ? PointerAppend(at, it.key()) : PointerAppend(at, i);
+    Consider(e.result.value, it.value(), child, false, best);
+    if (e.text && e.result.kind == model::Result::Kind::kJson && it.value().is_string()) {
+      const JudgeDecoded decoded = DecodeJudgeJson(it.value().get_ref<const std::string&>());
+      if (decoded.value && !decoded.repeated_member) {
+        Consider(e.result.value, *decoded.value, child, true, best);
+      }
+    }
+    ConsiderWrapped(e, it.value(), child, best, false);
+  }
+}
+
+Closest ClosestPlace(Profile profile, const Expected& e, const std::string& at,
+                     const Json& response) {
+  const model::Result& r = e.result;
+  Closest best;
+  if (IsObject(r)) {
+    Consider(r.value, response, at, false, best);
+  } else if (IsList(r)) {
+    Consider(NumericKeyObject(r.value), response, at, false, best);
+  } else if (response.size() == 1) {
+    Consider(r.value, *response.begin(), PointerAppend(at, response.begin().key()), false, best);
+  }
+  if (profile == Profile::kGemini) ConsiderWrapped(e, response, at, best);
+  return best;
+}
+
 // The finding for a payload `response` that does not preserve `e` (neither form accepted).
 Finding DiagnosePayload(Profile profile, const Expected& e, std::size_t request,
                         const std::string& at, const Json& response) {
   const model::Result& r = e.result;
   const std::string what = "the functionResponse for " + e.label;
-  // Where the value could be: the ADR form's place, and (gemini) each top-level member.
-  struct Candidate {
-    Json expected;
-    const Json* actual;
-    std::string pointer;
-  };
-  std::vector<Candidate> candidates;
-  if (IsObject(r)) {
-    candidates.push_back({r.value, &response, at});
-  } else if (IsList(r)) {
-    candidates.push_back({NumericKeyObject(r.value), &response, at});
-  } else if (response.size() == 1) {
-    candidates.push_back({r.value, &*response.begin(), PointerAppend(at, response.begin().key())});
-  }
-  if (profile == Profile::kGemini) {
-    for (auto it = response.begin(); it != response.end(); ++it) {
-      candidates.push_back({r.value, &it.value(), PointerAppend(at, it.key())});
-    }
-  }
-  // The candidate that drifts least: numeric kind or object-to-list only (ADR-224.F1), then a
-  // list turned object (ADR-224.6), then anything else (ADR-224.3).
-  std::optional<std::size_t> best;
-  int best_rank = 3;
-  std::optional<detail::DriftAt> best_drift;
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    const auto worst = detail::WorstDrift(
-        detail::Drifts(candidates[i].expected, *candidates[i].actual, candidates[i].pointer));
-    if (!worst) continue;
-    const int rank = worst->drift == detail::Drift::kOther              ? 2
-                     : worst->drift == detail::Drift::kListBecameObject ? 1
-                                                                        : 0;
-    if (rank < best_rank) {
-      best_rank = rank;
-      best = i;
-      best_drift = worst;
-    }
-  }
+  const Closest best = ClosestPlace(profile, e, at, response);
   if (profile == Profile::kAdr && IsScalar(r) && response.size() != 1) {
     // ADR-224.5: the fallback wraps the value in an object of exactly one member.
     return MakeFinding("ADR-224.5", kWireViolation, request, at,
                        what + " does not wrap the result in a one-member object", r.value,
                        response);
   }
-  if (best && best_rank == 0) {
+  if (best.rank == 0) {
     // ADR-224.F1 (open): results are decoded values whose nested kinds ADR-224 leaves to "their
-    // current decoded representation"; a numeric kind or {} -> [] alone does not gate.
-    return MakeFinding("ADR-224.F1", kWireViolation, request, best_drift->pointer,
-                       what + " changes only a numeric or nested object/list kind",
-                       candidates[*best].expected, *candidates[*best].actual);
+    // current decoded representation"; a numeric kind or {} -> [] alone does not gate, whether
+    // the result travels as a value or as JSON text (INTERPRETING §8.3: one rule).
+    return MakeFinding("ADR-224.F1", kWireViolation, request, best.pointer,
+                       what + " changes only a numeric or nested object/list kind", best.expected,
+                       best.actual);
   }
-  if (best && best_rank == 1) {
+  if (best.rank == 1) {
     // ADR-224.6: "actual nested lists must remain lists".
-    return MakeFinding("ADR-224.6", kWireViolation, request, best_drift->pointer,
-                       "a list nested in " + e.label + " became an object",
-                       candidates[*best].expected, *candidates[*best].actual);
+    return MakeFinding("ADR-224.6", kWireViolation, request, best.pointer,
+                       "a list nested in " + e.label + " became an object", best.expected,
+                       best.actual);
   }
   if (profile == Profile::kAdr && IsList(r)) {
     bool keys = response.size() == r.value.size();
@@ -182,26 +290,75 @@ Finding DiagnosePayload(Profile profile, const Expected& e, std::size_t request,
     }
   }
   // ADR-224.3: "Preserve their member values".
-  return MakeFinding("ADR-224.3", kWireViolation, request, best ? best_drift->pointer : at,
+  const bool placed = best.rank < 3;
+  return MakeFinding("ADR-224.3", kWireViolation, request, placed ? best.pointer : at,
                      what + " does not preserve the result's value",
-                     best ? candidates[*best].expected : r.value, response);
+                     placed ? best.expected : r.value, placed ? best.actual : response);
 }
 
-// The name, ID and payload checks of one identified answer.
-void JudgeAnswer(const CaseRun& run, const detail::ConversationTurn& turn,
-                 const TurnExpectations& expectations, std::size_t call, std::size_t request,
-                 const detail::ResponseAt& at, std::vector<Finding>& findings) {
+bool Within(const std::string& pointer, const std::string& outer) {
+  return pointer == outer || pointer.starts_with(outer + "/");
+}
+
+// Profile gemini: the call (index into the turn's calls) whose result the payload carries
+// besides its own, in a place apart from every place of its own (neither inside nor around
+// it): a wrapper holding two calls' results answers both, so it is misassociated (ADR-226.3).
+// Only a nonempty object or list result (or its JSON text) counts as another call's there: a
+// short text such as "ok" is as likely a wrapper's own status word as another call's result.
+std::optional<std::size_t> AlsoCarried(const TurnExpectations& expectations, std::size_t call,
+                                       const Expected& own, const Json& response,
+                                       const Json* name) {
+  if (AdrForm(own.result, response) || TextFallback(own, response)) return std::nullopt;
+  std::vector<std::string> mine;
+  CarriedAt(own, response, "", kJudgeMaxDepth, mine, name);
+  for (std::size_t o = 0; o < expectations.of_call.size(); ++o) {
+    const auto& other = expectations.of_call[o];
+    if (o == call || !other || SameJson(other->result.value, own.result.value)) continue;
+    const Json& value = other->result.value;
+    if ((!value.is_object() && !value.is_array()) || value.empty()) continue;
+    std::vector<std::string> theirs;
+    CarriedAt(*other, response, "", kJudgeMaxDepth, theirs, name);
+    for (const auto& place : theirs) {
+      const bool apart = std::none_of(mine.begin(), mine.end(), [&](const std::string& m) {
+        return Within(place, m) || Within(m, place);
+      });
+      if (apart) return o;
+    }
+  }
+  return std::nullopt;
+}
+
+// Whether a request is a closing one (tool mode NONE) or a streaming one: ADR-226.17 "Use the
+// same association on closing and streaming requests carrying existing state" then names a
+// broken association.
+bool ClosingOrStreaming(const CaseRun& run, std::size_t request) {
+  return (request >= 1 && request <= run.c.exchanges.size() &&
+          run.c.exchanges[request - 1].tool_mode == "NONE") ||
+         (request >= 1 && request <= run.journal.size() &&
+          run.journal[request - 1].path.ends_with(":streamGenerateContent"));
+}
+
+// Whether the answer is identified as its call's by its own id or by a name no other pending
+// call of the turn has (INTERPRETING §8.1 steps 1-2), not by position among same-name calls.
+bool IdentifiedByOwn(const detail::ConversationTurn& turn, std::size_t call, const Json& fr) {
+  const detail::TurnCall& own = turn.calls[call];
+  const Json* id = detail::Member(fr, "id");
+  if (own.native_id && id != nullptr && SameJson(*id, *own.native_id)) return true;
+  const Json* name = detail::Member(fr, "name");
+  if (!own.name || name == nullptr || !SameJson(*name, *own.name)) return false;
+  return std::count_if(turn.calls.begin(), turn.calls.end(), [&](const detail::TurnCall& c) {
+           return !c.answered_inside && c.name && SameJson(*c.name, *name);
+         }) == 1;
+}
+
+// The name and ID checks of one identified answer.
+void JudgeEcho(const CaseRun& run, const detail::ConversationTurn& turn, std::size_t call,
+               std::size_t request, const detail::ResponseAt& at,
+               std::vector<Finding>& findings) {
   const detail::TurnCall& own = turn.calls[call];
   const std::string what =
       "the functionResponse for call " + std::to_string(call) + " of " + turn.label;
-  // ADR-226.17 "Use the same association on closing and streaming requests carrying existing
-  // state": on a closing request (tool mode NONE) or a streaming one (:streamGenerateContent) a
-  // broken association is that clause's finding.
-  const bool closing =
-      (request >= 1 && request <= run.c.exchanges.size() &&
-       run.c.exchanges[request - 1].tool_mode == "NONE") ||
-      (request >= 1 && request <= run.journal.size() &&
-       run.journal[request - 1].path.ends_with(":streamGenerateContent"));
+  const bool closing = ClosingOrStreaming(run, request);
   const char* echo_clause = closing ? "ADR-226.17" : "ADR-226.3";
   // ADR-226.3: "Echo only that native ID in the matching Gemini result": its own name and id.
   const Json* name = detail::Member(*at.fr, "name");
@@ -228,42 +385,106 @@ void JudgeAnswer(const CaseRun& run, const detail::ConversationTurn& turn,
         request, at.pointer + "/id",
         what + " carries an id although its call had none", "absent", *id));
   }
+}
 
-  const auto& expected = expectations.of_call[call];
+// How the payload of one answer is judged: against the result of `result` (its own call's, or
+// for interchangeable identical ID-less calls the one it was matched with), or, when `repeats`
+// is set, as a result another answer of the turn already carries.
+struct Assignment {
+  std::size_t result = 0;
+  std::optional<std::size_t> repeats;  // the call whose result it carries a second time
+  bool kind_only = false;  // matched to a result it keeps up to an ADR-224.F1 kind only
+};
+
+// The misassociation finding of an answer whose payload is call o's result: ADR-226.20 for
+// identical parallel calls ("Fresh same-name/same-argument parallel calls can be answered
+// unambiguously"), ADR-226.3 otherwise (ADR-226.17 on a closing or streaming request).
+Finding Misassociated(const CaseRun& run, const detail::ConversationTurn& turn, std::size_t call,
+                      std::size_t o, std::size_t request, const std::string& at,
+                      const std::string& how, const Expected& expected, const Json& response) {
+  const char* clause = Identical(turn.calls[call], turn.calls[o]) ? "ADR-226.20"
+                       : ClosingOrStreaming(run, request)          ? "ADR-226.17"
+                                                                   : "ADR-226.3";
+  return MakeFinding(clause, kWireViolation, request, at,
+                     "the functionResponse for call " + std::to_string(call) + " of " +
+                         turn.label + how + std::to_string(o),
+                     expected.result.value, response);
+}
+
+// Whether a payload that lost its own result carries call o's instead: as the ADR form of that
+// result, or (when the value is distinctive) inside a wrapper the profile accepts.
+bool CarriesOther(Profile profile, const Expected& other, const Json& response, const Json* name) {
+  if (AdrForm(other.result, response) || TextFallback(other, response)) return true;
+  return Distinctive(other.result.value, name) &&
+         PreservingForm(profile, other, response, name);
+}
+
+// An answer without an object `response`. The root itself is also the struct_roots judge's
+// ADR-224.2 finding; a list result sent as a list is ADR-224.4's.
+Finding NoObjectResponse(const Expected& expected, std::size_t request,
+                         const detail::ResponseAt& at, const Json* response) {
+  const bool list = IsList(expected.result);
+  Finding f = MakeFinding(list ? "ADR-224.4" : "ADR-224.2", kWireViolation, request,
+                          response == nullptr ? at.pointer : at.pointer + "/response",
+                          "the functionResponse for " + expected.label + " has no object response",
+                          list ? NumericKeyObject(expected.result.value) : Json("object"),
+                          response == nullptr ? Json("absent") : *response);
+  // A root kind needs no captured state ("Encode these two API-known roots as JSON objects").
+  f.premise_free = true;
+  return f;
+}
+
+// The payload check of one identified answer.
+void JudgePayload(const CaseRun& run, const detail::ConversationTurn& turn,
+                  const TurnExpectations& expectations, std::size_t call,
+                  const Assignment& assigned, std::size_t request, const detail::ResponseAt& at,
+                  std::vector<Finding>& findings) {
+  const auto& expected = expectations.of_call[assigned.result];
   if (!expected) return;
   const Json* response = detail::Member(*at.fr, "response");
   if (response == nullptr || !response->is_object()) {
-    // The root itself is also the struct_roots judge's ADR-224.2 finding; a list result sent as
-    // a list is ADR-224.4's.
-    const bool list = IsList(expected->result);
-    findings.push_back(
-        MakeFinding(list ? "ADR-224.4" : "ADR-224.2", kWireViolation, request,
-                    response == nullptr ? at.pointer : at.pointer + "/response",
-                    "the functionResponse for " + expected->label + " has no object response",
-                    list ? NumericKeyObject(expected->result.value) : Json("object"),
-                    response == nullptr ? Json("absent") : *response));
+    findings.push_back(NoObjectResponse(*expected, request, at, response));
     return;
   }
-  if (Accepts(run.profile, *expected, *response)) return;
-  // Interchangeable calls (identical and ID-less) may carry each other's results.
-  for (std::size_t o = 0; o < turn.calls.size(); ++o) {
-    const auto& other = expectations.of_call[o];
-    if (o == call || !other || own.native_id || turn.calls[o].native_id) continue;
-    if (Identical(own, turn.calls[o]) && Accepts(run.profile, *other, *response)) return;
-  }
   const std::string at_response = at.pointer + "/response";
-  if (!PreservingForm(*expected, *response)) {
-    // The payload is another call's result: the answer is misassociated.
-    for (std::size_t o = 0; o < turn.calls.size(); ++o) {
+  if (assigned.repeats) {
+    // "Each result appears exactly once among the answers": identical ID-less calls may take
+    // their results in any order, but one result sent twice leaves another unsent.
+    findings.push_back(Misassociated(run, turn, call, *assigned.repeats, request, at_response,
+                                     " carries again the result already sent for call ",
+                                     *expected, *response));
+    return;
+  }
+  const Json* name = detail::Member(*at.fr, "name");
+  const auto reading = Accepts(run.profile, *expected, *response, name)
+                           ? std::optional<Expected>(*expected)
+                           : AcceptedReading(run.profile, *expected, *response, name, findings);
+  if (reading) {
+    if (run.profile != Profile::kGemini) return;
+    const auto other = AlsoCarried(expectations, assigned.result, *reading, *response, name);
+    if (other) {
+      findings.push_back(Misassociated(run, turn, call, *other, request, at_response,
+                                       " carries, besides its own, the result of call ",
+                                       *expected, *response));
+    }
+    return;
+  }
+  if (!PreservingForm(run.profile, *expected, *response, name)) {
+    // ADR-224: "This decision does not close nested JSON-kind preservation": an answer that is
+    // its call's by its own id or name (or matched to a result among identical ID-less calls)
+    // and keeps its result up to a numeric or {} -> [] kind is ADR-224.F1 only, even when it
+    // then equals another call's result.
+    const bool kind_only =
+        assigned.kind_only ||
+        (IdentifiedByOwn(turn, call, *at.fr) &&
+         ClosestPlace(run.profile, *expected, at_response, *response).rank == 0);
+    for (std::size_t o = 0; o < turn.calls.size() && !kind_only; ++o) {
       const auto& other = expectations.of_call[o];
-      if (o == call || !other || !PreservingForm(*other, *response)) continue;
-      // ADR-226.20 for identical parallel calls ("Fresh same-name/same-argument parallel calls
-      // can be answered unambiguously"), ADR-226.3 otherwise.
-      findings.push_back(MakeFinding(
-          Identical(own, turn.calls[o]) ? "ADR-226.20" : echo_clause, kWireViolation, request,
-          at_response,
-          what + " carries the result of call " + std::to_string(o) + " instead of its own",
-          expected->result.value, *response));
+      if (o == assigned.result || !other) continue;
+      if (!CarriesOther(run.profile, *other, *response, detail::Member(*at.fr, "name"))) continue;
+      findings.push_back(Misassociated(run, turn, call, o, request, at_response,
+                                       " carries instead of its own the result of call ",
+                                       *expected, *response));
       return;
     }
     findings.push_back(DiagnosePayload(run.profile, *expected, request, at_response, *response));
@@ -279,6 +500,118 @@ void JudgeAnswer(const CaseRun& run, const detail::ConversationTurn& turn,
           " keeps the value but not in the ADR-224 encoding",
       IsList(expected->result) ? NumericKeyObject(expected->result.value) : expected->result.value,
       *response));
+}
+
+using Carries = std::function<bool(std::size_t call, std::size_t result)>;
+
+// A maximum matching of the group's answers to its results (augmenting paths, each call's own
+// result tried first): result -> the call whose answer carries it.
+std::map<std::size_t, std::size_t> MatchGroup(const std::vector<std::size_t>& group,
+                                              const Carries& carries) {
+  std::map<std::size_t, std::size_t> holder;
+  std::function<bool(std::size_t, std::set<std::size_t>&)> augment =
+      [&](std::size_t c, std::set<std::size_t>& seen) {
+        std::vector<std::size_t> order{c};
+        for (const std::size_t r : group) {
+          if (r != c) order.push_back(r);
+        }
+        for (const std::size_t r : order) {
+          if (!carries(c, r) || !seen.insert(r).second) continue;
+          const auto held = holder.find(r);
+          if (held == holder.end() || augment(held->second, seen)) {
+            holder[r] = c;
+            return true;
+          }
+        }
+        return false;
+      };
+  for (const std::size_t c : group) {
+    std::set<std::size_t> seen;
+    augment(c, seen);
+  }
+  return holder;
+}
+
+// Per call, the result its answer's payload is judged against. Identical ID-less calls are
+// interchangeable (nothing tells their answers apart), so their answers may carry their results
+// in any order, but together exactly once each: the payloads' multiset must be the results'
+// (ADR-226.20, "Fresh same-name/same-argument parallel calls can be answered unambiguously
+// even when their generic list is reordered"). An answer left over is judged against a result
+// no answer carries, or reported as carrying a result a second time.
+std::vector<Assignment> AssignResults(Profile profile, const detail::ConversationTurn& turn,
+                                      const TurnExpectations& expectations,
+                                      const detail::TurnAnswers& answers) {
+  const std::size_t n = turn.calls.size();
+  std::vector<Assignment> out(n);
+  for (std::size_t c = 0; c < n; ++c) out[c].result = c;
+  const Carries carries = [&](std::size_t c, std::size_t r) {
+    if (!answers.answer_of[c] || !expectations.of_call[r]) return false;
+    const Json& fr = *answers.responses[*answers.answer_of[c]].fr;
+    const Json* response = detail::Member(fr, "response");
+    if (response == nullptr || !response->is_object()) return false;
+    const Json* name = detail::Member(fr, "name");
+    const Expected& e = *expectations.of_call[r];
+    if (Accepts(profile, e, *response, name)) return true;
+    const auto readings = ReadingsOf(e);
+    return std::any_of(readings.begin(), readings.end(), [&](const Expected& reading) {
+      return Accepts(profile, reading, *response, name);
+    });
+  };
+  // Whether call c's answer keeps result r up to an ADR-224.F1 kind only (224.F1, not 226.20).
+  const auto kind_only = [&](std::size_t c, std::size_t r) {
+    const Json* response =
+        detail::Member(*answers.responses[*answers.answer_of[c]].fr, "response");
+    return response != nullptr && response->is_object() &&
+           ClosestPlace(profile, *expectations.of_call[r], "", *response).rank == 0;
+  };
+  const auto interchangeable = [&](std::size_t c) {
+    return !turn.calls[c].native_id && !turn.calls[c].answered_inside;
+  };
+  std::vector<bool> grouped(n, false);
+  for (std::size_t first = 0; first < n; ++first) {
+    if (grouped[first] || !interchangeable(first)) continue;
+    std::vector<std::size_t> group;
+    for (std::size_t c = first; c < n; ++c) {
+      if (grouped[c] || !interchangeable(c) || !Identical(turn.calls[first], turn.calls[c])) {
+        continue;
+      }
+      grouped[c] = true;
+      group.push_back(c);
+    }
+    if (group.size() < 2) continue;
+    const auto holder = MatchGroup(group, carries);
+    std::vector<std::size_t> free_results;
+    for (const std::size_t r : group) {
+      if (!holder.contains(r) && expectations.of_call[r]) free_results.push_back(r);
+    }
+    std::set<std::size_t> matched;
+    for (const auto& [r, c] : holder) {
+      out[c].result = r;
+      matched.insert(c);
+    }
+    for (const std::size_t c : group) {
+      if (matched.contains(c) || !answers.answer_of[c]) continue;
+      // ADR-224: "This decision does not close nested JSON-kind preservation": a result no
+      // answer carries but this one keeps up to such a kind is its result, not a repetition.
+      const auto close = std::find_if(free_results.begin(), free_results.end(),
+                                      [&](std::size_t r) { return kind_only(c, r); });
+      if (close != free_results.end()) {
+        out[c] = {*close, std::nullopt, true};
+        free_results.erase(close);
+        continue;
+      }
+      for (const auto& entry : holder) {
+        if (carries(c, entry.first)) out[c] = {entry.first, entry.first};
+      }
+      if (out[c].repeats || free_results.empty()) continue;
+      // Its own result when no answer carries it, else the first one no answer carries.
+      const auto own = std::find(free_results.begin(), free_results.end(), c);
+      const auto pick = own != free_results.end() ? own : free_results.begin();
+      out[c].result = *pick;
+      free_results.erase(pick);
+    }
+  }
+  return out;
 }
 
 // WIRE.1, WIRE.2 and every identified answer of one turn in one request.
@@ -361,11 +694,24 @@ void JudgeTurn(const CaseRun& run, const detail::ConversationTurn& turn,
     }
     last = last ? std::max(*last, *call) : *call;
   }
+  const auto assigned = AssignResults(run.profile, turn, expectations, answers);
   for (std::size_t r = 0; r < answers.responses.size(); ++r) {
     const auto& call = answers.call_of[r];
     if (!call || answers.answer_of[*call] != r) continue;
-    JudgeAnswer(run, turn, expectations, *call, request, answers.responses[r], findings);
+    JudgeEcho(run, turn, *call, request, answers.responses[r], findings);
+    JudgePayload(run, turn, expectations, *call, assigned[*call], request, answers.responses[r],
+                 findings);
   }
+}
+
+// The readings of a text that names a member twice (first and last value kept), else none.
+std::vector<Json> RepeatedMemberReadings(const std::string& text) {
+  JudgeDecoded last = DecodeJudgeJson(text, RepeatedMember::kLast);
+  if (!last.value || !last.repeated_member) return {};
+  JudgeDecoded first = DecodeJudgeJson(text, RepeatedMember::kFirst);
+  std::vector<Json> out{std::move(*last.value)};
+  if (first.value && !SameJson(*first.value, out.front())) out.push_back(std::move(*first.value));
+  return out;
 }
 
 // A tool message's payload: JSON text is its value, other text is text, is_error an error.
@@ -387,6 +733,7 @@ std::optional<Expected> ToolPayload(const Json& message, std::size_t index) {
   } else {
     e.result.kind = model::Result::Kind::kText;
     e.result.value = *content;
+    e.readings = RepeatedMemberReadings(content->get<std::string>());
   }
   return e;
 }
@@ -516,6 +863,8 @@ std::vector<TurnExpectations> CaseExpectations(const CaseRun& run,
       // kept (INTERPRETING §5.4); the gemini profile accepts it carried as that text.
       if (e.result.kind == model::Result::Kind::kJson) {
         e.text = e.result.value.dump(-1, ' ', false, Json::error_handler_t::replace);
+      } else if (e.result.kind == model::Result::Kind::kText && e.result.value.is_string()) {
+        e.readings = RepeatedMemberReadings(e.result.value.get<std::string>());
       }
       expectations.of_call[*call] = std::move(e);
     }

@@ -17,10 +17,11 @@ namespace gemini_oracle::checks {
 bool RefusedReadingStreamedAnswer(const model::Case& c,
                                   const std::vector<capture::JournalEntry>& journal,
                                   const model::DriverReport& report) {
-  const std::size_t last = c.exchanges.size();
-  return c.twin && c.twin->kind == model::TwinKind::kStreamingRequest && report.refusal &&
-         report.refusal->exchange == last && report.refusal->phase != "build" &&
-         journal.size() == last && journal.back().scripted &&
+  // Refused at exchange k after request k went out to the streaming method and the script
+  // answered it (the capture server serves a streamed answer there and nothing else).
+  if (!report.refusal || report.refusal->phase == "build") return false;
+  const std::size_t k = report.refusal->exchange;
+  return k >= 1 && k <= c.exchanges.size() && journal.size() == k && journal.back().scripted &&
          journal.back().path.ends_with(":streamGenerateContent");
 }
 

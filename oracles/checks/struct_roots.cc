@@ -14,6 +14,13 @@ const char* KindName(const Json& value) {
   return "an object";
 }
 
+// ADR-224: "Encode these two API-known roots as JSON objects when constructing the final Gemini
+// request": no capture premise, so the finding keeps its level in a streamed-capture case.
+Finding RootFinding(Finding f) {
+  f.premise_free = true;
+  return f;
+}
+
 }  // namespace
 
 std::vector<Finding> JudgeStructRoots(const CaseRun& run) {
@@ -34,25 +41,25 @@ std::vector<Finding> JudgeStructRoots(const CaseRun& run) {
         if (const Json* fc = detail::Member(part, "functionCall")) {
           if (const Json* args = detail::Member(*fc, "args");
               args != nullptr && !args->is_object()) {
-            findings.push_back(MakeFinding(
+            findings.push_back(RootFinding(MakeFinding(
                 "ADR-224.1", kWireViolation, request, at + "/functionCall/args",
                 std::string("functionCall.args is ") + KindName(*args) + ", not an object",
-                "object", KindName(*args)));
+                "object", KindName(*args))));
           }
         }
         // ADR-224.2: functionResponse.response is present and an object.
         if (const Json* fr = detail::Member(part, "functionResponse")) {
           const Json* response = detail::Member(*fr, "response");
           if (response == nullptr) {
-            findings.push_back(
+            findings.push_back(RootFinding(
                 MakeFinding("ADR-224.2", kWireViolation, request, at + "/functionResponse",
-                            "functionResponse has no response member", "object", "absent"));
+                            "functionResponse has no response member", "object", "absent")));
           } else if (!response->is_object()) {
-            findings.push_back(MakeFinding("ADR-224.2", kWireViolation, request,
-                                           at + "/functionResponse/response",
-                                           std::string("functionResponse.response is ") +
-                                               KindName(*response) + ", not an object",
-                                           "object", KindName(*response)));
+            findings.push_back(RootFinding(MakeFinding(
+                "ADR-224.2", kWireViolation, request, at + "/functionResponse/response",
+                std::string("functionResponse.response is ") + KindName(*response) +
+                    ", not an object",
+                "object", KindName(*response))));
           }
         }
       }

@@ -136,6 +136,10 @@ bool ArgumentsEqual(const Json& a, const Json& b) {
 
 std::optional<Json> DecodeToolContent(std::string_view text) {
   JudgeDecoded decoded = DecodeJudgeJson(text);
+  // A member named twice has no one value (RFC 8259 §4: names "SHOULD be unique"; decoders
+  // keep the first or the last): the payload stays text, whose "current scalar/invalid result
+  // fallback" preserves it; the results judge also takes either reading (INTERPRETING §8.4.1).
+  if (decoded.repeated_member) return std::nullopt;
   return std::move(decoded.value);
 }
 
@@ -234,9 +238,20 @@ const Json* Contents(const std::optional<Json>& body) {
   return contents != nullptr && contents->is_array() ? contents : nullptr;
 }
 
+Json ScriptedBody(const model::Exchange& exchange) {
+  const model::ScriptedResponse& response = exchange.response;
+  if (!response.raw_body || response.stream) return response.body;
+  // Served byte for byte: what the server sent, read as the judges read any JSON.
+  JudgeDecoded decoded = DecodeJudgeJson(*response.raw_body);
+  // A member named twice has no one value (the server's answer could be read either way), as
+  // `check`'s raw_body rule says: no parts are read from it.
+  if (!decoded.value || !decoded.value->is_object() || decoded.repeated_member) return Json();
+  return std::move(*decoded.value);
+}
+
 Json ScriptedParts(const model::Exchange& exchange) {
   Json parts = Json::array();
-  const Json& body = exchange.response.body;
+  const Json body = ScriptedBody(exchange);
   if (body.is_array()) {
     for (const auto& chunk : body) AppendCandidateParts(chunk, parts, /*event=*/true);
   } else {

@@ -53,7 +53,8 @@ bool ArgumentsEqual(const Json& a, const Json& b);
 
 /// A tool message's content decoded as JSON text the way a judge reads it, or nullopt when it
 /// is not a JSON text the judges can hold (then the payload is text, as for the reference:
-/// invalid JSON, nesting past kJudgeMaxDepth, a number beyond a double such as 1e400). An
+/// invalid JSON, a member name repeated in one object, nesting past kJudgeMaxDepth, a number
+/// beyond a double such as 1e400). An
 /// integer beyond 64 bits is kept exactly as a big integer. Never throws.
 std::optional<Json> DecodeToolContent(std::string_view text);
 
@@ -64,8 +65,14 @@ const std::vector<DecodedRequest>& DecodedJournal(const CaseRun& run,
 /// The `contents` array of a decoded body, or nullptr.
 const Json* Contents(const std::optional<Json>& body);
 
-/// The parts the server scripted for an exchange: candidates[0].content.parts, or the
-/// concatenation over stream chunks when the body is an array of responses; [] otherwise.
+/// The answer the server sent for an exchange, as the judges read it: `body` (for a streamed
+/// answer the array of its events), or a `raw_body` read with DecodeJudgeJson when it is a JSON
+/// object naming no member twice; null when it is not (such an answer holds no parts).
+Json ScriptedBody(const model::Exchange& exchange);
+
+/// The parts the server scripted for an exchange: candidates[0].content.parts of
+/// ScriptedBody, or the concatenation over stream chunks when it is an array of responses;
+/// [] otherwise.
 Json ScriptedParts(const model::Exchange& exchange);
 
 /// Where the events of a streamed exchange's turn begin and end among its parts: the running

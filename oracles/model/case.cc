@@ -243,6 +243,16 @@ Expect ExpectFromJson(const Json& json) {
       if (const Json* absent = Member(item, "absent")) {
         assertion.absent = absent->is_boolean() && absent->get<bool>();
       }
+      if (const Json* view = Member(item, "view")) {
+        if (!view->is_string() || (*view != "sent" && *view != "joined")) {
+          Bad(where + "/view", "is neither \"sent\" nor \"joined\"");
+        }
+        assertion.as_sent = *view == "sent";
+        // The answering functionResponse is the same object in either view.
+        if (assertion.as_sent && assertion.answering) {
+          Bad(where + "/view", "\"sent\" addresses a body position, not an answering call");
+        }
+      }
       expect.wire.push_back(std::move(assertion));
     }
   }

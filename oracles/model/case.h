@@ -140,6 +140,9 @@ struct WireAssertion {
   std::optional<AnsweringCall> answering;
   std::optional<Json> equals;
   bool absent = false;
+  /// `view: "sent"`: `pointer` addresses the body as it was sent, a model turn sent as several
+  /// contents included; else (`"joined"`) the body as the judges read it (INTERPRETING §8.5).
+  bool as_sent = false;
 };
 
 struct Expect {

@@ -57,8 +57,18 @@ struct Refusal {
   std::optional<std::size_t> part_index;
 };
 
+/// The application stopped the conversation after the implementation parsed an answer: the
+/// case's `then` actions could not be applied to the calls it parsed (a selector picks no
+/// single call, call_order is no permutation of them). The implementation's doing, judged like
+/// any other run (INTERPRETING §5.4), never a harness error.
+struct Stop {
+  std::size_t exchange = 0;  // 1-based
+  std::string reason;        // names selectors and counts, never native content
+};
+
 struct DriverReport {
   std::vector<ExchangeReport> exchanges;  // one per exchange reached
+  std::optional<Stop> stopped;
   /// The conversation went through a store (suspended and resumed) during the run.
   bool persisted = false;
   std::optional<Refusal> refusal;

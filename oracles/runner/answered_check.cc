@@ -6,6 +6,35 @@
 #include "oracles/checks/wire_view.h"
 
 namespace gemini_oracle::runner {
+namespace {
+
+// Whether a reported call stands for a functionCall part: same name, and arguments equal under
+// the judges' own ADR-226.8 rule (a list args root as its numeric-key map).
+bool Stands(const model::ParsedCall& call, const Json& part) {
+  const Json* fc = checks::detail::Member(part, "functionCall");
+  const Json* name = fc != nullptr ? checks::detail::Member(*fc, "name") : nullptr;
+  if (name == nullptr || !name->is_string() || *name != call.name) return false;
+  const Json* args = checks::detail::Member(*fc, "args");
+  const Json native = args == nullptr ? Json::object()
+                      : args->is_array() ? checks::detail::NumericKeyObject(*args)
+                                         : *args;
+  const Json& given = call.arguments;
+  return checks::detail::ArgumentsEqual(
+      native, given.is_array() ? checks::detail::NumericKeyObject(given) : given);
+}
+
+// Whether reported call i stands for the i-th of `positions` for every i: only then does a
+// position among the reported calls name a part.
+bool InPartOrder(const std::vector<model::ParsedCall>& calls, const Json& parts,
+                 const std::vector<std::size_t>& positions) {
+  if (calls.size() != positions.size()) return false;
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    if (!Stands(calls[i], parts[positions[i]])) return false;
+  }
+  return true;
+}
+
+}  // namespace
 
 std::optional<std::string> CheckAnsweredCalls(const model::Case& c,
                                               const model::DriverReport& report) {
@@ -22,8 +51,10 @@ std::optional<std::string> CheckAnsweredCalls(const model::Case& c,
     // Pairings are read by position only when the reported calls line up with the parts
     // (the pending calls, or one per functionCall part); an implementation that lost or added
     // a call is the judges' to find (ADR-224.11), not a reason to blame the driver's lookup.
-    const bool lined_up =
-        reported.calls.size() == pending.size() || reported.calls.size() == all.size();
+    // A reordered parse (same count, calls in another order than the parts) is the judges' to
+    // find too: positions among the reported calls then name no part.
+    const bool lined_up = InPartOrder(reported.calls, parts, pending) ||
+                          InPartOrder(reported.calls, parts, all);
     std::set<std::size_t> seen;
     for (const auto& answer : *reported.answered) {
       if (answer.result >= results.size()) {
@@ -52,7 +83,9 @@ std::optional<std::string> CheckAnsweredCalls(const model::Case& c,
           one_per_part ? *selected
                        : static_cast<std::size_t>(std::find(pending.begin(), pending.end(), part) -
                                                   pending.begin());
-      if (given != meant) {
+      // The call handed the result stands for the part the case selects (an identical call):
+      // what reached the wire is the judges' to decide.
+      if (given != meant && !Stands(*call, parts[part])) {
         return where + "the driver handed result " + std::to_string(answer.result) + " to call " +
                std::to_string(given) + " (parse order), but the case selects call " +
                std::to_string(meant) +

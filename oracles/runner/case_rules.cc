@@ -7,6 +7,7 @@
 
 #include "oracles/model/case.h"
 #include "oracles/model/server_answered.h"
+#include "oracles/runner/json_positions.h"
 #include "oracles/runner/model_names.h"
 #include "oracles/runner/strict_json.h"
 #include "reference_impl/json_equality.h"
@@ -200,7 +201,9 @@ void CheckTextResults(const Json& then, const std::string& where, std::vector<Fi
     const auto strict = ParseStrictJson(value);
     // NaN and Infinity are not JSON, but Python's json reads them as numbers.
     const bool python_number = value == "NaN" || value == "Infinity" || value == "-Infinity";
-    if (Json::accept(value) || python_number ||
+    // A member named twice makes no JSON object (INTERPRETING §8.4.1): such text is text.
+    const bool repeated = strict.error && strict.error->rule == kJsonDuplicateKey;
+    if ((Json::accept(value) && !repeated) || python_number ||
         (strict.error && strict.error->rule == kJsonNumberRange)) {
       out.push_back({std::string(kResultText), where + "/results/" + std::to_string(j) + "/text",
                      "a text result is a JSON text; give it as `json` instead"});
@@ -208,8 +211,34 @@ void CheckTextResults(const Json& then, const std::string& where, std::vector<Fi
   }
 }
 
-// A carried tool message whose content is JSON must stay within what every reader holds
-// alike (the limits of case files), or judges and implementations would read it differently.
+// How deep the arrays and objects of a text nest, strings skipped (no recursion).
+std::size_t NestingOf(std::string_view text) {
+  std::size_t depth = 0;
+  std::size_t deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (in_string) {
+      if (ch == '\\') {
+        ++i;
+      } else if (ch == '"') {
+        in_string = false;
+      }
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '[' || ch == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((ch == ']' || ch == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+// A carried tool message's content is text and may hold any JSON an implementation decodes
+// (an integer beyond 64 bits, a repeated member name): only nesting deeper than a case file's
+// is refused. An implementation may send such content decoded, and a request nesting it is
+// past what the judges read, so no judge could say whether it survived (INTERPRETING §5.4).
 void CheckCarriedContents(const Json& document, std::vector<Finding>& out) {
   const Json* transcript = Member(document, "transcript");
   if (transcript == nullptr || !transcript->is_array()) return;
@@ -219,17 +248,11 @@ void CheckCarriedContents(const Json& document, std::vector<Finding>& out) {
     const Json* content = Member((*transcript)[i], "content");
     if (content == nullptr || !content->is_string()) continue;
     const std::string& text = content->get_ref<const std::string&>();
-    if (!Json::accept(text)) {
-      // Not JSON for nlohmann; a number beyond a double is the one case where that is not
-      // plain text for other readers.
-      const StrictJsonResult strict = ParseStrictJson(text);
-      if (!strict.error || strict.error->rule != kJsonNumberRange) continue;
-    } else if (const StrictJsonResult strict = ParseStrictJson(text); !strict.error) {
-      continue;
-    }
+    // Within the limit, or no JSON text anyone decodes (nlohmann's reader has no depth limit).
+    if (NestingOf(text) <= kMaxCaseDepth || !Json::accept(text)) continue;
     out.push_back({std::string(kTranscriptContent), "/transcript/" + std::to_string(i) + "/content",
-                   "the content is JSON beyond the case limits (nesting over 256, a number "
-                   "beyond 64-bit integers or doubles, or a repeated member name)"});
+                   "the content is JSON nested deeper than " + std::to_string(kMaxCaseDepth) +
+                       " levels"});
   }
 }
 
@@ -244,6 +267,13 @@ void CheckExchanges(const Json& document, std::vector<Finding>& out) {
     CheckTextResults(*then, where, out);
     const Json* response = Member(exchange, "response");
     const Json* body = response == nullptr ? nullptr : Member(*response, "body");
+    // An answer served byte for byte has the calls the judges read in it: those of a JSON object.
+    Json raw;
+    if (const Json* text = response == nullptr ? nullptr : Member(*response, "raw_body");
+        text != nullptr && text->is_string()) {
+      raw = ParseStrictJson(text->get_ref<const std::string&>()).value;
+      if (raw.is_object()) body = &raw;
+    }
     // A streamed answer's calls are those of its events, one after the other.
     Json events = Json::array();
     if (const Json* stream = response == nullptr ? nullptr : Member(*response, "stream")) {
@@ -455,6 +485,110 @@ void CheckExpectCounts(const Json& document, std::vector<Finding>& out) {
   }
 }
 
+// A wire assertion's place inside a Struct root: none, or the root kind and how deep below it.
+struct RootPlace {
+  enum class Root { kNone, kArgs, kResponse } root = Root::kNone;
+  std::size_t depth = 0;  // 0: the root itself
+};
+
+RootPlace Enter(RootPlace place, std::string_view parent, std::string_view key) {
+  if (place.root != RootPlace::Root::kNone) return {place.root, place.depth + 1};
+  if (parent == "functionCall" && key == "args") return {RootPlace::Root::kArgs, 0};
+  if (parent == "functionResponse" && key == "response") return {RootPlace::Root::kResponse, 0};
+  return place;
+}
+
+bool NumericKeys(const Json& object) {
+  std::size_t i = 0;
+  for (auto it = object.begin(); it != object.end(); ++it, ++i) {
+    if (it.key() != std::to_string(i)) return false;
+  }
+  return true;
+}
+
+// The first value of `value` (at `pointer`) whose kind §8.3 leaves open: a number inside a
+// result (ADR-224: "arbitrary nested values retain their current decoded representation"), an
+// object nested below a Struct root that a list could stand for (ADR-224: "The inherited
+// associative decoder also loses arbitrary nested object/list kinds").
+std::optional<std::pair<std::string, std::string>> OpenKind(const Json& value, RootPlace place,
+                                                            std::string_view parent,
+                                                            const std::string& pointer) {
+  if (place.root == RootPlace::Root::kResponse && value.is_number()) {
+    return std::pair{pointer, std::string("a number's kind inside functionResponse.response")};
+  }
+  if (place.root != RootPlace::Root::kNone && place.depth >= 1 && value.is_object() &&
+      NumericKeys(value)) {
+    const std::string what = value.empty() ? "{}" : "numeric-key object";
+    return std::pair{pointer, "a nested " + what + " that a decoder may send as a list"};
+  }
+  if (value.is_object()) {
+    for (auto it = value.begin(); it != value.end(); ++it) {
+      const std::string child = pointer + "/" + EscapePointerToken(it.key());
+      if (auto found = OpenKind(it.value(), Enter(place, parent, it.key()), it.key(), child)) {
+        return found;
+      }
+    }
+  } else if (value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const RootPlace inside = place.root == RootPlace::Root::kNone
+                                   ? place
+                                   : RootPlace{place.root, place.depth + 1};
+      if (auto found = OpenKind(value[i], inside, "", pointer + "/" + std::to_string(i))) {
+        return found;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+// Where an assertion's pointer lands: its place relative to the Struct roots, and the member
+// name it ends at. An `answering` pointer is relative to a functionResponse object.
+RootPlace PlaceOfPointer(const std::string& pointer, bool answering, std::string& last) {
+  RootPlace place;
+  last = answering ? "functionResponse" : "";
+  std::size_t at = 0;
+  while (at < pointer.size() && pointer[at] == '/') {
+    const std::size_t end = std::min(pointer.find('/', at + 1), pointer.size());
+    std::string token = pointer.substr(at + 1, end - at - 1);
+    for (std::size_t i = 0; (i = token.find('~', i)) != std::string::npos; ++i) {
+      token.replace(i, 2, i + 1 < token.size() && token[i + 1] == '1' ? "/" : "~");
+    }
+    place = Enter(place, last, token);
+    last = std::move(token);
+    at = end;
+  }
+  return place;
+}
+
+// INTERPRETING §8.3: one rule decides each kind, so no must-level literal assertion is stricter
+// than the always-on judges on what the ADRs leave open.
+void CheckAssertionKinds(const Json& document, const ClauseRegistry& registry,
+                         std::vector<Finding>& out) {
+  const Json* expect = Member(document, "expect");
+  const Json* wire = expect == nullptr ? nullptr : Member(*expect, "wire");
+  if (wire == nullptr || !wire->is_array()) return;
+  for (std::size_t k = 0; k < wire->size(); ++k) {
+    const Json& assertion = (*wire)[k];
+    const Json* equals = Member(assertion, "equals");
+    const Json* clause = Member(assertion, "clause");
+    const Json* pointer = Member(assertion, "pointer");
+    if (equals == nullptr || clause == nullptr || !clause->is_string() || pointer == nullptr ||
+        !pointer->is_string() || registry.LevelOf(clause->get<std::string>()) != Level::kMust) {
+      continue;
+    }
+    std::string last;
+    const RootPlace place =
+        PlaceOfPointer(pointer->get<std::string>(), Member(assertion, "answering") != nullptr, last);
+    const std::string at = "/expect/wire/" + std::to_string(k) + "/equals";
+    if (const auto found = OpenKind(*equals, place, last, at)) {
+      out.push_back({std::string(kWireStricterThanRule), found->first,
+                     "a must-level assertion (" + clause->get<std::string>() +
+                         ") pins " + found->second +
+                         ", which INTERPRETING §8.3 leaves open: cite ADR-224.F1 or assert less"});
+    }
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& AllRules() {
@@ -464,7 +598,7 @@ const std::vector<std::string_view>& AllRules() {
       kPrefixExpect,  kClauseUnknown,  kIdUnique,         kDescriptionStyle, kErrorUnknown,
       kSelectorRange, kSelectorMatch,  kWireRequest,      kRefuseExchange,   kExpectRequests,
       kResultText,    kTranscriptContent, kFeatureDeclared, kApprovalReference,
-      kRationalePresent, kStreamBytes};
+      kRationalePresent, kStreamBytes, kWireStricterThanRule};
   return all;
 }
 
@@ -525,11 +659,12 @@ std::vector<Finding> CheckDocument(const Json& document, std::string_view file_n
   CheckDescription(document, out);
   CheckErrorCode(document, out);
   CheckExchanges(document, out);
-  CheckRationale(document, file_name, out);
   CheckCarriedContents(document, out);
+  CheckRationale(document, file_name, out);
   CheckExpectCounts(document, out);
   CheckPersistenceAndApprovals(document, out);
   CheckStreams(document, out);
+  CheckAssertionKinds(document, registry, out);
   return out;
 }
 

@@ -32,6 +32,8 @@ inline constexpr std::string_view kWireRequest = "wire.request";
 inline constexpr std::string_view kRefuseExchange = "refuse.exchange";
 inline constexpr std::string_view kExpectRequests = "expect.requests";
 inline constexpr std::string_view kResultText = "result.text";
+// A carried tool message's content that is JSON nests no deeper than a case file may (§2): the
+// judges read a request carrying it decoded, which deeper content would put beyond their reach.
 inline constexpr std::string_view kTranscriptContent = "transcript.content";
 // stored/suspend need feature persistence, approvals and gated results feature approvals
 // (so `--filter persistence` selects every case that goes through a store).
@@ -44,6 +46,12 @@ inline constexpr std::string_view kRationalePresent = "rationale.present";
 // A streamed response's split_at offsets rise strictly inside the stream, and its cut_at lies
 // within it (INTERPRETING §5.3); a case that streams lists feature streaming.
 inline constexpr std::string_view kStreamBytes = "stream.bytes";
+
+// A must-level literal assertion pins nothing INTERPRETING §8.3 leaves open: no number's kind
+// inside a functionResponse.response (ADR-224.F1 for results), no nested object that a list
+// could stand for ({} or numeric keys) below a functionCall.args or functionResponse.response
+// root. Such an assertion cites the open clause, or asserts less.
+inline constexpr std::string_view kWireStricterThanRule = "wire.stricter_than_rule";
 
 /// Every rule name, in the order above.
 const std::vector<std::string_view>& AllRules();

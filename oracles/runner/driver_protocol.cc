@@ -106,6 +106,16 @@ DriverReport ReportOf(const Json& message) {
     report.exchanges.push_back(std::move(er));
   }
   report.persisted = Find(message, "persisted") != nullptr && message["persisted"] == true;
+  // The application stopped where the case's actions did not fit the calls the implementation
+  // parsed (INTERPRETING §15.2): judged, not a driver error. Optional: v1 drivers omit it.
+  if (const Json* stopped = Find(message, "stopped"); stopped != nullptr && !stopped->is_null()) {
+    const auto exchange = stopped->is_object() ? Index(*stopped, "exchange") : std::nullopt;
+    // The exchange whose actions failed has the report's last entry (§15): nothing ran after.
+    if (!exchange || *exchange == 0 || *exchange != report.exchanges.size()) {
+      throw std::invalid_argument("`stopped` names not the report's last exchange (1-based)");
+    }
+    report.stopped = model::Stop{*exchange, StringOr(*stopped, "reason")};
+  }
   if (const Json* refusal = Find(message, "refusal"); refusal != nullptr && !refusal->is_null()) {
     if (!refusal->is_object()) throw std::invalid_argument("`refusal` is not an object");
     model::Refusal r;
@@ -238,7 +248,11 @@ Reply ParseReply(const Json& message, std::size_t seq, const Case& c) {
   }
   const std::string type = StringOr(message, "type");
   try {
-    if (type == "report") return ReportOf(message);
+    if (type == "report") {
+      DriverReport report = ReportOf(message);
+      if (report.stopped) report.stopped->reason = SafeDriverText(report.stopped->reason, &c);
+      return report;
+    }
   } catch (const std::invalid_argument& e) {
     return Garbled{std::string("a report that breaks the protocol: ") + e.what()};
   }
@@ -280,6 +294,10 @@ Json ReportMessage(const DriverReport& report, std::size_t seq) {
   }
   Json message = Json{
       {"type", "report"}, {"seq", seq}, {"exchanges", exchanges}, {"persisted", report.persisted}};
+  if (report.stopped) {
+    message["stopped"] = Json{{"exchange", report.stopped->exchange},
+                              {"reason", report.stopped->reason}};
+  }
   if (report.refusal) {
     const auto& r = *report.refusal;
     Json refusal = Json{

@@ -84,18 +84,23 @@ std::string SelectorText(const CallSelector& call) {
   return "{name \"" + named.name + "\"" + (named.args ? ", args}" : "}");
 }
 
-// The parse-order call a selector picks, or a harness error naming the selector and the
-// calls (function names only, never arguments or IDs), so the case author sees which part
-// of the case does not fit the parsed turn.
+// The client's actions do not fit the calls the implementation parsed. The case checker made
+// sure they fit the answer the server sent, so this is the implementation's parse (a call
+// dropped, merged or made up): the application stops there and the run is judged.
+struct Unappliable : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// The parse-order call a selector picks, or Unappliable naming the selector and the count of
+// calls (never names, arguments or IDs: they are native content).
 std::size_t SelectOrThrow(const CallSelector& selector, const std::vector<ParsedCall>& parsed,
                           std::size_t exchange) {
   if (const auto index = Select(selector, parsed)) return *index;
-  std::string names;
-  for (const auto& call : parsed) names += (names.empty() ? "" : ", ") + call.name;
-  throw std::runtime_error("the selector " + SelectorText(selector) + " of exchange " +
-                           std::to_string(exchange) + " picks no single call among the " +
-                           std::to_string(parsed.size()) + " parsed (" +
-                           (names.empty() ? "none" : names) + ")");
+  const bool by_position = std::holds_alternative<std::size_t>(selector);
+  throw Unappliable("the selector " + (by_position ? SelectorText(selector) : "by name") +
+                    " of exchange " + std::to_string(exchange) +
+                    " picks no single call among the " + std::to_string(parsed.size()) +
+                    " the implementation parsed");
 }
 
 std::int64_t NowSeconds() {
@@ -120,12 +125,17 @@ void ApplyActions(const Actions& actions, const std::vector<ParsedCall>& parsed,
   if (actions.call_order) {
     const auto indices = Order(*actions.call_order, turn.tool_calls.size());
     if (indices.size() != turn.tool_calls.size()) {
-      throw std::runtime_error("call_order of exchange " + std::to_string(exchange) +
-                               " is not a permutation of the parsed calls");
+      throw Unappliable("call_order of exchange " + std::to_string(exchange) +
+                        " is not a permutation of the " + std::to_string(turn.tool_calls.size()) +
+                        " calls the implementation parsed");
     }
     std::vector<ref::ToolCall> reordered;
     for (const std::size_t i : indices) {
-      if (i >= turn.tool_calls.size()) throw std::runtime_error("call_order index out of range");
+      if (i >= turn.tool_calls.size()) {
+        throw Unappliable("call_order of exchange " + std::to_string(exchange) +
+                          " names a call beyond the " + std::to_string(turn.tool_calls.size()) +
+                          " the implementation parsed");
+      }
       // Calls are looked up by public ID so that normalization above is kept.
       const std::string& id = parsed[i].id;
       const auto it = std::find_if(turn.tool_calls.begin(), turn.tool_calls.end(),
@@ -404,7 +414,12 @@ DriverReport ReferenceDriver::RunConversation(const Case& c, const std::string& 
         er.calls.push_back(ParsedCall{call.id, call.name, call.arguments});
       }
       transcript.messages.push_back(std::move(turn));
-      ApplyActions(ex.then, er.calls, state, exchange, suspend);
+      try {
+        ApplyActions(ex.then, er.calls, state, exchange, suspend);
+      } catch (const Unappliable& e) {
+        report.stopped = model::Stop{exchange, e.what()};
+        return report;
+      }
       if (every_turn) suspend();
     }
   } catch (const ref::ProviderError& e) {

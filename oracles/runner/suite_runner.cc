@@ -250,10 +250,103 @@ bool CitesOnlyBeyond(const Case& c, const ClauseRegistry& registry) {
   });
 }
 
+// What rests on reading streams gates no more than ADR-226.B1 does (INTERPRETING §9): ADR-226
+// leaves "new streamed capture" separate, and ADR-224 "makes no ... new streamed-response
+// capture claim".
+void DemoteWhatRestsOnStreams(const Case& c, const ClauseRegistry& registry,
+                              const std::vector<capture::JournalEntry>& journal,
+                              const DriverReport& report, std::vector<checks::Finding>& findings) {
+  // A case citing only beyond clauses rests on a premise the ADRs leave separate (a state
+  // captured from a stream). A request sent before the first streamed answer carries nothing
+  // captured from a stream; a premise-free finding holds whatever was captured.
+  if (CitesOnlyBeyond(c, registry)) {
+    const std::size_t first_streamed = FirstStreamedExchange(c);
+    for (auto& f : findings) {
+      if (f.level != "must" || f.premise_free) continue;
+      if (f.request && *f.request <= first_streamed) continue;
+      f.level = "beyond";
+    }
+  }
+  // A refusal while reading a streamed answer, after its request went out, concerns the
+  // reading of a stream, whatever the case cites: ADR-226.B1's, not the case's own clause.
+  if (checks::RefusedReadingStreamedAnswer(c, journal, report)) {
+    for (auto& f : findings) {
+      const std::string_view tag = checks::ReasonTag(f);
+      if (f.level == "must" && (tag == checks::kShouldHaveAccepted || tag == checks::kWrongError)) {
+        f.clause = "ADR-226.B1";
+        f.level = "beyond";
+      }
+    }
+  }
+}
+
 bool IsGating(const checks::Finding& f, const SuiteOptions& options) {
   if (f.level == "must") return true;
   if (f.level == "beyond") return options.beyond_gates;
   return options.strict && f.level == "open";
+}
+
+// A run the application stopped because the implementation's parse did not fit the case's
+// actions (DriverReport::stopped) never passes silently. The case checker made the actions fit
+// the answer the server sent, so the parse lost, merged, reordered or made up calls. When the
+// public calls' judges (public_arguments, ids) found something in the stopped exchange, those
+// findings explain the stop and decide at their own levels (an open ADR-224.F1 drift, a beyond
+// ADR-226.B2 call). Otherwise, unless another finding gates, the stop itself is ADR-224.11:
+// ADR-224 "Public ToolCall arguments remain arrays" (each native call reaches the application
+// as a public call with its argument map) and ADR-226 "Validate the owning turn, one-to-one
+// IDs, complete coverage" (every native call has its public call). A stop on a streamed answer
+// in a case whose premise is streamed capture (it cites only beyond clauses) is beyond, as
+// every finding resting on that premise (INTERPRETING §9). Either way what the case asks after
+// the stop was not run: a not_judged note says so.
+void GateStoppedRun(const Case& c, const DriverReport& report, std::size_t sent,
+                    const ClauseRegistry& registry, const SuiteOptions& options,
+                    std::vector<checks::Finding>& findings, nlohmann::json& not_judged) {
+  if (!report.stopped) return;
+  const std::size_t stop = report.stopped->exchange;
+  for (const auto& clause : c.clauses) {
+    nlohmann::json note = nlohmann::json::object();
+    note["clause"] = clause;
+    note["reason"] = "the application stopped at exchange " + std::to_string(stop) +
+                     ": the rest of the conversation was not run";
+    not_judged.push_back(std::move(note));
+  }
+  const bool explained = std::any_of(findings.begin(), findings.end(), [&](const auto& f) {
+    return f.exchange && *f.exchange == stop;
+  });
+  if (explained) {
+    const bool gates = std::any_of(findings.begin(), findings.end(), [&](const auto& f) {
+      return f.exchange && *f.exchange == stop && IsGating(f, options);
+    });
+    if (gates) return;  // the case fails; what the stop left undone stays reported as such
+    // A stop no gating finding explains: what it left undone (requests never sent, the
+    // accepted outcome) is not judged.
+    std::erase_if(findings, [&](const checks::Finding& f) {
+      const bool undone =
+          (!report.refusal && checks::ReasonTag(f) == checks::kShouldHaveAccepted) ||
+          (f.request && *f.request > sent);
+      if (!undone) return false;
+      nlohmann::json note = nlohmann::json::object();
+      note["clause"] = f.clause;
+      note["reason"] = "not run: the application stopped at exchange " + std::to_string(stop);
+      not_judged.push_back(std::move(note));
+      return true;
+    });
+    return;
+  }
+  if (std::any_of(findings.begin(), findings.end(),
+                  [&](const checks::Finding& f) { return IsGating(f, options); })) {
+    return;
+  }
+  checks::Finding f = checks::MakeFinding(
+      "ADR-224.11", checks::kWireViolation, std::nullopt, "",
+      "the application stopped at exchange " + std::to_string(stop) +
+          ": the case's actions do not fit the calls the implementation parsed (" +
+          report.stopped->reason + ")",
+      "the calls of the answer", "stopped");
+  const bool premise = CitesOnlyBeyond(c, registry) && stop >= FirstStreamedExchange(c);
+  f.level = premise ? "beyond" : "must";
+  f.exchange = stop;
+  findings.push_back(std::move(f));
 }
 
 nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& driver,
@@ -428,30 +521,7 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     for (auto& f : findings) {
       if (const auto level = registry.LevelOf(f.clause)) f.level = std::string(ToString(*level));
     }
-    // A case that cites only beyond clauses rests on a premise the ADRs leave separate (a state
-    // captured from a stream, ADR-226.B1): what depends on it gates no more than a beyond clause
-    // does (INTERPRETING §9). A request sent before the first streamed answer carries nothing
-    // captured from a stream, and a leak (ADR-226.19) is one whatever the premise.
-    if (CitesOnlyBeyond(c, registry)) {
-      const std::size_t first_streamed = FirstStreamedExchange(c);
-      for (auto& f : findings) {
-        if (f.level != "must" || f.clause == "ADR-226.19") continue;
-        if (f.request && *f.request <= first_streamed) continue;
-        f.level = "beyond";
-      }
-    }
-    // A streaming-request twin judges the request; its streamed answer is read after it went
-    // out, so a refusal while reading that answer concerns the reading of a stream (ADR-226.B1).
-    if (checks::RefusedReadingStreamedAnswer(c, journal, report)) {
-      for (auto& f : findings) {
-        const std::string_view tag = checks::ReasonTag(f);
-        if (f.level == "must" &&
-            (tag == checks::kShouldHaveAccepted || tag == checks::kWrongError)) {
-          f.clause = "ADR-226.B1";
-          f.level = "beyond";
-        }
-      }
-    }
+    DemoteWhatRestsOnStreams(c, registry, journal, report, findings);
     // A broken HTTP exchange with the capture server (which answers every request) says
     // nothing about the outcome: the outcome findings it causes are dropped, and unless what
     // did reach the wire fails a judge (a request that should never have been sent, a wire
@@ -466,6 +536,7 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
                tag == checks::kShouldHaveRefused;
       });
     }
+    GateStoppedRun(c, report, journal.size(), registry, options, findings, result["not_judged"]);
     std::optional<std::string> reason;
     for (const auto& f : findings) {
       const bool gating = IsGating(f, options);

@@ -571,6 +571,35 @@ TEST(ClausesCommand, RealCorpusCoversEveryMustClause) {
   EXPECT_THAT(err.str(), HasSubstr("faults not confirmed"));
 }
 
+// Lists the beyond clauses, which gate the reference alone, in a table of their own after the
+// ADRs' clauses; REF.B1 counts the cases pinning members outside `contents`, whatever they cite.
+TEST(ClausesCommand, ListsBeyondClausesApart) {
+  TempDir dir;
+  ClausesArgs args;
+  args.source_root = SourceRoot();
+  args.fixtures = SourceRoot() / "fixtures";
+  args.mutants_report = dir.path() / "no-mutants.json";
+  std::ostringstream out, err;
+  ClausesCommand(args, out, err);
+  const std::string text = out.str();
+  const auto apart = text.find("Beyond the ADRs");
+  ASSERT_NE(apart, std::string::npos) << text;
+  EXPECT_GT(text.find("| REF.B1 | beyond |"), apart);
+  EXPECT_GT(text.find("| ADR-226.B1 | beyond |"), apart);
+  EXPECT_LT(text.find("| ADR-224.12 | must |"), apart);
+  EXPECT_EQ(text.find("| REF.B1 | beyond | 0 |"), std::string::npos) << "REF.B1 counts no case";
+  std::ostringstream json_out, json_err;
+  args.json = true;
+  ClausesCommand(args, json_out, json_err);
+  for (const auto& row : nlohmann::json::parse(json_out.str())) {
+    if (row["id"] == "REF.B1") {
+      EXPECT_EQ(row["gates"], "reference");
+    } else if (row["id"] == "ADR-224.1") {
+      EXPECT_EQ(row["gates"], "all");
+    }
+  }
+}
+
 // A mutation report (Stryker format) whose killed faults prove every must-clause but one.
 std::string MutationReport(const std::string& fingerprint, const std::string& left_out) {
   const auto registry = runner::ClauseRegistry::Load(runner::ClausesPath(SourceRoot()));

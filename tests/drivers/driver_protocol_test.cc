@@ -78,6 +78,46 @@ TEST(DriverProtocol, OracleMessagesAndReportsValidate) {
   EXPECT_EQ(*parsed.refusal->message_index, 1u);
 }
 
+// A report may say the application stopped where the case's actions did not fit the calls the
+// implementation parsed (INTERPRETING §15.1): it round-trips, validates, its reason is made
+// safe, and a stop naming another exchange than the report's last breaks the protocol. A
+// report without it (protocol 1 as before) is read as not stopped.
+TEST(DriverProtocol, StoppedReportsRoundTripAndAreChecked) {
+  DriverReport report;
+  report.exchanges.emplace_back().calls.push_back(ParsedCall{"call_1", "f", Json::object()});
+  report.stopped = model::Stop{1, "the selector call 1 of exchange 1 picks nothing"};
+  const Json message = ReportMessage(report, 3);
+  EXPECT_EQ(Violations(SchemaOf("report"), message), "");
+  Case c;
+  c.raw = Json{{"exchanges", Json::array({Json{{"user", "my secret plan"}}})}};
+  Json leaky = message;
+  leaky["stopped"]["reason"] = "stopped on my secret plan";
+  const Reply back = ParseReply(leaky, 3, c);
+  ASSERT_TRUE(std::holds_alternative<DriverReport>(back));
+  const auto& parsed = std::get<DriverReport>(back);
+  ASSERT_TRUE(parsed.stopped);
+  EXPECT_EQ(parsed.stopped->exchange, 1u);
+  EXPECT_EQ(parsed.stopped->reason.find("secret"), std::string::npos) << parsed.stopped->reason;
+  Json without = message;
+  without.erase("stopped");
+  const Reply plain = ParseReply(without, 3, c);
+  ASSERT_TRUE(std::holds_alternative<DriverReport>(plain));
+  EXPECT_FALSE(std::get<DriverReport>(plain).stopped);
+  for (const Json& bad : {Json{{"exchange", 2}}, Json{{"exchange", 0}}, Json{{"reason", "x"}},
+                          Json("stopped")}) {
+    Json broken = message;
+    broken["stopped"] = bad;
+    EXPECT_TRUE(std::holds_alternative<Garbled>(ParseReply(broken, 3, c))) << bad.dump();
+  }
+  // A stop at an exchange before the report's last: something ran after it.
+  DriverReport longer = report;
+  longer.exchanges.emplace_back();
+  Json early = ReportMessage(longer, 3);
+  EXPECT_TRUE(std::holds_alternative<Garbled>(ParseReply(early, 3, c))) << early.dump();
+  early["stopped"]["exchange"] = 2;
+  EXPECT_TRUE(std::holds_alternative<DriverReport>(ParseReply(early, 3, c))) << early.dump();
+}
+
 TEST(DriverProtocol, RepliesThatBreakTheProtocolAreGarbledWithoutTheirContent) {
   for (const char* answered : {R"("no")", R"([{"call": "c"}])", R"([{"result": -1, "call": "c"}])",
                                R"([{"result": 0, "call": 7}])"}) {

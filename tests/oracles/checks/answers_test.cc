@@ -470,6 +470,332 @@ TEST(Answers, ReportsExchangedResultsOfIdenticalIdCallsOnly) {
   EXPECT_TRUE(findings.empty()) << Describe(findings);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Wrappings judged by whether every value of the result survives (INTERPRETING §9.1).
+
+// The transcript's error tool message (tool message 3, "clock unavailable") answered with
+// `response` on the wire.
+std::string WithErrorResponse(const std::string& response) {
+  return Replace(kSamePayloadRequest1, R"("name":"get_time","response":{})",
+                 R"("name":"get_time","response":)" + response);
+}
+
+const std::string kErrorCase =
+    Replace(std::string(kSamePayloadCase),
+            R"("tool_call_id": "tc_1", "name": "get_time", "content": "{}")",
+            R"("tool_call_id": "tc_1", "name": "get_time", "content": "clock unavailable",)"
+            R"( "is_error": true)");
+
+// Accepts under gemini an error result one level down, as LangChain sends it, or inside a list
+// of content blocks; the adr profile keeps its one-member wrapper (224.3).
+TEST(Answers, AcceptsErrorResultNestedUnderGeminiProfile) {
+  for (const std::string response : {R"({"error":{"details":"clock unavailable"}})",
+                                     R"({"content":[{"type":"text","text":"clock unavailable"}]})"}) {
+    const auto findings = Judged(OnTranscript(kErrorCase, WithErrorResponse(response),
+                                              Profile::kGemini));
+    EXPECT_TRUE(findings.empty()) << response << ": " << Describe(findings);
+  }
+  EXPECT_EQ(Where(OnTranscript(kErrorCase,
+                               WithErrorResponse(R"({"error":{"details":"clock unavailable"}})"))),
+            (Places{{"ADR-224.3", "/contents/2/parts/0/functionResponse/response/error"}}));
+}
+
+// Reports under gemini a nested error whose value changed or went missing at every depth (224.3).
+TEST(Answers, ReportsNestedErrorValueLostUnderGeminiProfile) {
+  for (const std::string response :
+       {R"({"error":{"details":"clock down"}})", R"({"error":{"details":{}}})",
+        R"({"error":{"details":"Clock unavailable"}})", R"({"error":{}})"}) {
+    const auto findings = Judged(OnTranscript(kErrorCase, WithErrorResponse(response),
+                                              Profile::kGemini));
+    ASSERT_EQ(findings.size(), 1u) << response << ": " << Describe(findings);
+    EXPECT_EQ(findings[0].clause, "ADR-224.3") << response;
+  }
+}
+
+// Reports under gemini a wrapper that holds its own result and, apart from it, another call's
+// result (a misassociation: 226.17 on this closing request); accepts one that adds only its
+// own metadata.
+TEST(Answers, ReportsWrapperHoldingAnotherCallsResult) {
+  const auto with = [](const std::string& response) {
+    return Replace(testing::kParallelRequest2, R"("response":{"found":true})",
+                   R"("response":)" + response);
+  };
+  const auto both =
+      Judged(OnParallel(with(R"({"result":{"found":true},"peer":{"content":[1,[2,3]]}})"),
+                        Profile::kGemini));
+  EXPECT_EQ(Where(both),
+            (Places{{"ADR-226.17", "/contents/2/parts/0/functionResponse/response"}}))
+      << Describe(both);
+  const auto as_text = Judged(OnParallel(
+      with(R"({"result":{"found":true},"peer":"[1,[2,3]]"})"), Profile::kGemini));
+  EXPECT_EQ(Where(as_text),
+            (Places{{"ADR-226.17", "/contents/2/parts/0/functionResponse/response"}}))
+      << Describe(as_text);
+  const auto own = Judged(OnParallel(
+      with(R"({"name":"lookup","result":{"found":true},"ok":true,"n":1})"), Profile::kGemini));
+  EXPECT_TRUE(own.empty()) << Describe(own);
+}
+
+// One ID'd call whose json result holds an integral float.
+constexpr std::string_view kFloatResultCase = R"({
+  "description": "A result's integral float travels as a value or as JSON text.",
+  "clauses": ["ADR-224.F1"],
+  "exchanges": [
+    {"user": "total?",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"id": "S1", "name": "sum", "args": {}}}]}}]}},
+     "then": {"results": [{"call": 0, "json": {"total": 3.0}}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "3"}]}}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 2}
+})";
+
+std::vector<Finding> OnFloatResult(const std::string& response, Profile profile) {
+  const auto c = MakeCase(kFloatResultCase);
+  const auto journal = MakeJournal(
+      {R"({"contents":[{"role":"user","parts":[{"text":"total?"}]}]})",
+       R"({"contents":[{"role":"user","parts":[{"text":"total?"}]},)"
+       R"({"role":"model","parts":[{"functionCall":{"id":"S1","name":"sum","args":{}}}]},)"
+       R"({"role":"user","parts":[{"functionResponse":{"id":"S1","name":"sum","response":)" +
+           response + "}}]}]}"});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange({testing::Call("tc_1", "sum", "{}")}));
+  report.exchanges.push_back(testing::Exchange());
+  return Judged(JudgeResults({c, journal, report, nullptr, profile}));
+}
+
+// One rule for a numeric kind (INTERPRETING §8.3): 3.0 sent as 3 is the open 224.F1 whether the
+// result travels as a value or as JSON text; another number is 224.3 either way.
+TEST(Answers, NumericKindInJsonTextResultIsOpenLikeInValue) {
+  const std::string base = "/contents/2/parts/0/functionResponse/response";
+  EXPECT_TRUE(OnFloatResult(R"({"content":"{\"total\":3.0}"})", Profile::kGemini).empty());
+  EXPECT_EQ(Where(OnFloatResult(R"({"content":"{\"total\":3}"})", Profile::kGemini)),
+            (Places{{"ADR-224.F1", base + "/content"}}));
+  EXPECT_EQ(Where(OnFloatResult(R"({"content":{"total":3}})", Profile::kGemini)),
+            (Places{{"ADR-224.F1", base + "/content/total"}}));
+  EXPECT_EQ(Where(OnFloatResult(R"({"total":3})", Profile::kAdr)),
+            (Places{{"ADR-224.F1", base + "/total"}}));
+  EXPECT_EQ(Where(OnFloatResult(R"({"content":"{\"total\":4}"})", Profile::kGemini)),
+            (Places{{"ADR-224.3", base + "/total"}}));
+  EXPECT_EQ(Where(OnFloatResult(R"({"total":4.0})", Profile::kAdr)),
+            (Places{{"ADR-224.3", base + "/total"}}));
+}
+
+// Two ID'd calls of different names whose results differ only by a nested {} against [].
+constexpr std::string_view kKindTwinsCase = R"({
+  "description": "Results that differ only by a nested object or list kind.",
+  "clauses": ["ADR-224.F1"],
+  "exchanges": [
+    {"user": "both",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"id": "K1", "name": "first", "args": {}}},
+       {"functionCall": {"id": "K2", "name": "second", "args": {}}}]}}]}},
+     "then": {"results": [{"call": 0, "json": {"v": {}}}, {"call": 1, "json": SECOND}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "ok"}]}}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 2}
+})";
+
+std::vector<Finding> OnKindTwins(const std::string& second, const std::string& first_sent) {
+  const auto c = MakeCase(Replace(std::string(kKindTwinsCase), "SECOND", second));
+  const auto journal = MakeJournal(
+      {R"({"contents":[{"role":"user","parts":[{"text":"both"}]}]})",
+       R"({"contents":[{"role":"user","parts":[{"text":"both"}]},)"
+       R"({"role":"model","parts":[{"functionCall":{"id":"K1","name":"first","args":{}}},)"
+       R"({"functionCall":{"id":"K2","name":"second","args":{}}}]},)"
+       R"({"role":"user","parts":[{"functionResponse":{"id":"K1","name":"first","response":)" +
+           first_sent + R"(}},{"functionResponse":{"id":"K2","name":"second","response":)" +
+           second + "}}]}]}"});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
+  report.exchanges.push_back(testing::Exchange());
+  return JudgeResults({c, journal, report});
+}
+
+// An answer identified by its own id and name whose nested {} became [] is the open 224.F1,
+// even though its payload then equals another call's result; a payload that is another call's
+// result beyond such a kind is still misassociated (226.3).
+TEST(Answers, KindDriftEqualToPeerResultIsOpenNotMisassociation) {
+  const std::string at = "/contents/2/parts/0/functionResponse/response";
+  EXPECT_EQ(Where(OnKindTwins(R"({"v":[]})", R"({"v":[]})")),
+            (Places{{"ADR-224.F1", at + "/v"}}));
+  EXPECT_EQ(Where(OnKindTwins(R"({"v":[],"w":1})", R"({"v":[],"w":1})")),
+            (Places{{"ADR-226.3", at}}));
+  EXPECT_TRUE(OnKindTwins(R"({"v":[]})", R"({"v":{}})").empty());
+}
+
+// A tool result text naming a member twice has no one value per member (RFC 8259: names
+// "SHOULD be unique"; JSON.parse keeps the last): the text fallback preserves it, and an object
+// keeping the first or the last of the values is one decoder's reading, noted as not judged.
+// A value that is neither, or lost, is not preserved (224.3).
+TEST(Answers, RepeatedMemberTextResultIsTextOrEitherReading) {
+  const std::string repeated_case = Replace(
+      std::string(kSamePayloadCase),
+      R"("tool_call_id": "tc_1", "name": "get_time", "content": "{}")",
+      R"("tool_call_id": "tc_1", "name": "get_time", "content": "{\"a\":1,\"a\":2,\"a\":3}")");
+  const auto with = [&](const std::string& response) {
+    return Replace(kSamePayloadRequest1, R"("name":"get_time","response":{})",
+                   R"("name":"get_time","response":)" + response);
+  };
+  const auto notes = [](const std::vector<Finding>& findings) {
+    std::vector<std::string> out;
+    for (const auto& f : findings) {
+      if (ReasonTag(f) == kNotJudged) out.push_back(f.clause);
+    }
+    return out;
+  };
+  for (const auto profile : {Profile::kAdr, Profile::kGemini}) {
+    const auto text = OnTranscript(
+        repeated_case, with(R"({"output":"{\"a\":1,\"a\":2,\"a\":3}"})"), profile);
+    EXPECT_TRUE(Judged(text).empty()) << Describe(text);
+    for (const std::string reading : {R"({"a":3})", R"({"a":1})"}) {
+      const auto read = OnTranscript(repeated_case, with(reading), profile);
+      EXPECT_TRUE(Judged(read).empty()) << reading << ": " << Describe(read);
+      const auto noted = notes(read);
+      EXPECT_EQ(std::count(noted.begin(), noted.end(), "ADR-224.3"), 1) << reading;
+    }
+    for (const std::string lost : {R"({"a":2})", R"({"b":1})"}) {
+      const auto findings = Judged(OnTranscript(repeated_case, with(lost), profile));
+      ASSERT_EQ(findings.size(), 1u) << lost << ": " << Describe(findings);
+      EXPECT_EQ(findings[0].clause, "ADR-224.3") << lost;
+    }
+  }
+  // Under gemini a reading may travel inside a wrapper, as any JSON result.
+  const auto wrapped =
+      OnTranscript(repeated_case, with(R"({"content":{"a":3}})"), Profile::kGemini);
+  EXPECT_TRUE(Judged(wrapped).empty()) << Describe(wrapped);
+}
+
+// Identical ID-less calls answered with distinct results: either order carries each result once;
+// one result sent twice leaves the other unsent (226.20), whichever it is.
+TEST(Answers, IdenticalIdlessCallsCarryEachResultOnce) {
+  std::string idless_case = Replace(std::string(kIdenticalCase), R"("id": "X1", )", "");
+  idless_case = Replace(idless_case, R"("id": "X2", )", "");
+  const auto request = [](const std::string& first, const std::string& second) {
+    return R"({"contents":[{"role":"user","parts":[{"text":"roll twice"}]},)"
+           R"({"role":"model","parts":[{"functionCall":{"name":"roll","args":{}}},)"
+           R"({"functionCall":{"name":"roll","args":{}}}]},)"
+           R"({"role":"user","parts":[{"functionResponse":{"name":"roll","response":)" +
+           first + R"(}},{"functionResponse":{"name":"roll","response":)" + second + "}}]}]}";
+  };
+  EXPECT_TRUE(OnIdentical(idless_case, request(R"({"n":1})", R"({"n":2})")).empty());
+  EXPECT_TRUE(OnIdentical(idless_case, request(R"({"n":2})", R"({"n":1})")).empty());
+  const std::string second = "/contents/2/parts/1/functionResponse/response";
+  EXPECT_EQ(Where(OnIdentical(idless_case, request(R"({"n":1})", R"({"n":1})"))),
+            (Places{{"ADR-226.20", second}}));
+  EXPECT_EQ(Where(OnIdentical(idless_case, request(R"({"n":2})", R"({"n":2})"))),
+            (Places{{"ADR-226.20", second}}));
+  // A result carried once and the other drifting only in kind: the drift is judged against the
+  // result no answer carries (224.F1), not as a repetition.
+  EXPECT_EQ(Where(OnIdentical(idless_case, request(R"({"n":2.0})", R"({"n":1})"))),
+            (Places{{"ADR-224.F1", "/contents/2/parts/0/functionResponse/response/n"}}));
+}
+
+// Identical ID-less calls whose results differ only in an ADR-224.F1 kind: an answer that keeps
+// the result no answer carries up to such a kind is that open finding, not a repetition.
+TEST(Answers, IdenticalIdlessCallsKindOnlyDriftIsOpenNotRepetition) {
+  const auto request = [](const std::string& first, const std::string& second) {
+    return R"({"contents":[{"role":"user","parts":[{"text":"roll twice"}]},)"
+           R"({"role":"model","parts":[{"functionCall":{"name":"roll","args":{}}},)"
+           R"({"functionCall":{"name":"roll","args":{}}}]},)"
+           R"({"role":"user","parts":[{"functionResponse":{"name":"roll","response":)" +
+           first + R"(}},{"functionResponse":{"name":"roll","response":)" + second + "}}]}]}";
+  };
+  const auto results = [](const std::string& one, const std::string& two) {
+    std::string idless = Replace(std::string(kIdenticalCase), R"("id": "X1", )", "");
+    idless = Replace(idless, R"("id": "X2", )", "");
+    return Replace(Replace(idless, R"({"call": 0, "json": {"n": 1}})",
+                           R"({"call": 0, "json": )" + one + "}"),
+                   R"({"call": 1, "json": {"n": 2}})", R"({"call": 1, "json": )" + two + "}");
+  };
+  const std::string second = "/contents/2/parts/1/functionResponse/response";
+  EXPECT_EQ(Where(OnIdentical(results(R"({"v": 1.0})", R"({"v": 1})"),
+                              request(R"({"v":1})", R"({"v":1})"))),
+            (Places{{"ADR-224.F1", second + "/v"}}));
+  EXPECT_EQ(Where(OnIdentical(results(R"({"x": {}})", R"({"x": []})"),
+                              request(R"({"x":[]})", R"({"x":[]})"))),
+            (Places{{"ADR-224.F1", second + "/x"}}));
+  // A repetition beyond such a kind still leaves a result unsent (226.20).
+  EXPECT_EQ(Where(OnIdentical(results(R"({"v": 2})", R"({"v": 1})"),
+                              request(R"({"v":1})", R"({"v":1})"))),
+            (Places{{"ADR-226.20", second}}));
+}
+
+// One ID'd call whose result is RESULT.
+std::vector<Finding> OnSingleResult(const std::string& result, const std::string& response,
+                                    Profile profile) {
+  const auto c = MakeCase(Replace(std::string(kFloatResultCase), R"({"total": 3.0})", result));
+  const auto journal = MakeJournal(
+      {R"({"contents":[{"role":"user","parts":[{"text":"total?"}]}]})",
+       R"({"contents":[{"role":"user","parts":[{"text":"total?"}]},)"
+       R"({"role":"model","parts":[{"functionCall":{"id":"S1","name":"sum","args":{}}}]},)"
+       R"({"role":"user","parts":[{"functionResponse":{"id":"S1","name":"sum","response":)" +
+           response + "}}]}]}"});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange({testing::Call("tc_1", "sum", "{}")}));
+  report.exchanges.push_back(testing::Exchange());
+  return Judged(JudgeResults({c, journal, report, nullptr, profile}));
+}
+
+// Under gemini a value that proves nothing (false, 0, null, "", {}, []) counts only as a
+// top-level member: deeper, it is as likely the wrapper's own flag or count as the result.
+TEST(Answers, NonDistinctiveResultOnlyAtTopLevelUnderGeminiProfile) {
+  const std::string base = "/contents/2/parts/0/functionResponse/response";
+  EXPECT_TRUE(OnSingleResult("false", R"({"output":false})", Profile::kGemini).empty());
+  EXPECT_TRUE(
+      OnSingleResult("false", R"({"isError":false,"output":false})", Profile::kGemini).empty());
+  const auto flag = OnSingleResult("false", R"({"isError":false,"output":"x"})", Profile::kGemini);
+  ASSERT_EQ(flag.size(), 1u) << Describe(flag);
+  EXPECT_EQ(flag[0].clause, "ADR-224.3");
+  const auto deep = OnSingleResult("0", R"({"meta":{"count":0},"output":"x"})", Profile::kGemini);
+  ASSERT_EQ(deep.size(), 1u) << Describe(deep);
+  EXPECT_EQ(deep[0].clause, "ADR-224.3");
+  // A kind-close number deep inside a wrapper makes no open finding of a lost value.
+  const auto count =
+      OnSingleResult("3.0", R"({"output":"x","meta":{"count":3}})", Profile::kGemini);
+  ASSERT_EQ(count.size(), 1u) << Describe(count);
+  EXPECT_EQ(count[0].clause, "ADR-224.3");
+  EXPECT_EQ(Where(OnSingleResult("3.0", R"({"output":3})", Profile::kGemini)),
+            (Places{{"ADR-224.F1", base + "/output"}}));
+  // A distinctive value is still found at any depth.
+  EXPECT_TRUE(OnSingleResult(R"({"total": 3.0})", R"({"a":{"b":[{"total":3.0}]}})",
+                             Profile::kGemini)
+                  .empty());
+}
+
+// Under gemini a short text result of a parallel call ("ok") is no proof that another call's
+// wrapper carries it: {"status": "ok", "result": ...} answers its own call only. A nonempty
+// object result of the other call beside its own is still a misassociation (226.3).
+TEST(Answers, ShortTextOfPeerIsNoSecondResultUnderGeminiProfile) {
+  const auto with_results = [](const std::string& time) {
+    std::string out = Replace(std::string(kSamePayloadCase),
+                              R"("tool_call_id": "tc_1", "name": "get_time", "content": "{}")",
+                              R"("tool_call_id": "tc_1", "name": "get_time", "content": )" + time);
+    return Replace(out, R"("tool_call_id": "tc_2", "name": "get_weather", "content": "{}")",
+                   R"("tool_call_id": "tc_2", "name": "get_weather", "content": "{\"temp\":18}")");
+  };
+  const auto request = [](const std::string& time, const std::string& weather) {
+    return Replace(Replace(kSamePayloadRequest1, R"("name":"get_time","response":{})",
+                           R"("name":"get_time","response":)" + time),
+                   R"("name":"get_weather","response":{})",
+                   R"("name":"get_weather","response":)" + weather);
+  };
+  const auto status = OnTranscript(with_results(R"("ok")"),
+                                    request(R"({"output":"ok"})",
+                                            R"({"status":"ok","result":{"temp":18}})"),
+                                    Profile::kGemini);
+  EXPECT_TRUE(Judged(status).empty()) << Describe(status);
+  const auto both = OnTranscript(
+      with_results(R"("{\"time\":\"noon\"}")"),
+      request(R"({"time":"noon"})", R"({"result":{"temp":18},"peer":{"time":"noon"}})"),
+      Profile::kGemini);
+  EXPECT_EQ(Where(Judged(both)),
+            (Places{{"ADR-226.3", "/contents/2/parts/1/functionResponse/response"}}))
+      << Describe(both);
+}
+
 // `call: 0` selects the first pending call (INTERPRETING §5.4): print, not the beep the server
 // answered inside its own content (ADR-226.B2). The whole run is clean.
 TEST(Answers, SelectsAmongPendingCalls) {

@@ -113,9 +113,9 @@ TEST(PublicArguments, AcceptsDecodedEqualArguments) {
   EXPECT_TRUE(JudgePublicArguments({c, journal, report}).empty());
 }
 
-// Meets ADR-224.11 (ADR-226.8 rule) when native 1.0 is handed over as 1, but reports the lost
-// Accepts integral floats handed over as integers and the reverse: ADR-226, "This permits the
-// inherited 1.0 to 1 and negative-zero to zero normalization" (once reported as ADR-224.F1).
+// Accepts an integral float handed over as the integer of its value: ADR-226, "This permits the
+// inherited 1.0 to 1 and negative-zero to zero normalization". The reverse (3 as 3.0) is no
+// such normalization: the open ADR-224.F1 (public_arguments_test has both controls).
 TEST(PublicArguments, AcceptsNumericKindOnly) {
   const auto c = MakeCase(testing::kParallelCase);
   const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
@@ -130,6 +130,10 @@ TEST(PublicArguments, AcceptsNumericKindOnly) {
       MakeCase(Replace(std::string(testing::kIdlessCase), R"("args": {"city": "Paris"})",
                        R"("args": {"city": "Paris", "days": 3})"));
   idless_report.exchanges[0].calls[0].arguments = ParseJson(R"({"city":"Paris","days":3.0})");
+  auto findings = JudgePublicArguments({native, idless_journal, idless_report});
+  ASSERT_EQ(Where(findings), (Places{{"ADR-224.F1", ""}})) << Describe(findings);
+  EXPECT_EQ(findings[0].level, "open");
+  idless_report.exchanges[0].calls[0].arguments = ParseJson(R"({"city":"Paris","days":3})");
   EXPECT_TRUE(JudgePublicArguments({native, idless_journal, idless_report}).empty());
   // The same arguments against the case they came from differ in a member: ADR-224.11.
   EXPECT_EQ(Where(JudgePublicArguments({idless, idless_journal, idless_report})),
@@ -268,16 +272,16 @@ TEST(Ids, AcceptsStoredNullNativeId) {
   }
 }
 
-// Reports, as not judged, public ids the driver did not report for pending calls.
-TEST(Ids, NotesMissingReportedCalls) {
+// Leaves calls the implementation did not report to the public arguments judge, which fails
+// them (ADR-224.11, 226.2, 226.20): no not-judged note here, and the reported ids still judged.
+TEST(Ids, LeavesMissingReportedCallsToPublicArguments) {
   const auto c = MakeCase(testing::kParallelCase);
   const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
   auto report = testing::ParallelReport();
-  report.exchanges[0].calls.clear();
-  const auto findings = JudgeIds({c, journal, report});
-  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
-  EXPECT_EQ(findings[0].clause, "ADR-226.1");
-  EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+  report.exchanges[0].calls.pop_back();
+  EXPECT_TRUE(JudgeIds({c, journal, report}).empty());
+  report.exchanges[0].calls[0].id.clear();
+  EXPECT_EQ(Where(JudgeIds({c, journal, report})), (Places{{"ADR-226.1", ""}}));
 }
 
 // A call answered inside its own content needs no public id: one reported call is complete.

@@ -1,6 +1,7 @@
 // JudgeAll, the decoding judge and the clause levels.
 #include "oracles/checks/judge.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
@@ -33,6 +34,57 @@ TEST(JudgeAll, AcceptsGoodIdlessRun) {
   const auto report = testing::IdlessReport();
   const auto findings = JudgeAll({c, journal, report});
   EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// The shared parallel case with its first answer served as `raw_body`: the same JSON
+// pretty-printed with CRLF and `role` after `parts`, as Google sends it.
+model::Case RawBodyCase(const std::string& raw) {
+  Json c = ParseJson(testing::kParallelCase);
+  Json& response = c["exchanges"][0]["response"];
+  response.erase("body");
+  response["raw_body"] = raw;
+  return model::CaseFromJson(c, "checks/y_case", "y_case.json");
+}
+
+std::string GoogleBytes() {
+  Json body = ParseJson(testing::kParallelCase)["exchanges"][0]["response"]["body"];
+  Json& content = body["candidates"][0]["content"];
+  const Json role = content["role"];
+  content.erase("role");
+  content["role"] = role;  // ordered members: now after `parts`
+  std::string text = body.dump(2);
+  for (std::size_t at = 0; (at = text.find('\n', at)) != std::string::npos; at += 2) {
+    text.replace(at, 1, "\r\n");
+  }
+  return text;
+}
+
+// Judges an answer served byte for byte by its JSON, read with the judges' own reader: the
+// good run has no finding, an answer without its call's native id is ADR-226.3's, and a
+// `raw_body` that is no JSON object holds no parts.
+TEST(JudgeAll, ReadsTheCallsOfAnAnswerServedAsRawBody) {
+  const auto c = RawBodyCase(GoogleBytes());
+  const auto parts = detail::ScriptedParts(c.exchanges[0]);
+  ASSERT_EQ(parts.size(), 2u);
+  EXPECT_TRUE(parts[0]["functionCall"]["args"]["n"].is_number_float());
+  const auto report = testing::ParallelReport();
+  const auto good = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  EXPECT_TRUE(JudgeAll({c, good, report}).empty()) << Describe(JudgeAll({c, good, report}));
+  const auto omitted = MakeJournal(
+      {testing::kParallelRequest1,
+       testing::Replace(testing::kParallelRequest2, R"({"id":"call_A1","name":"lookup","response")",
+                        R"({"name":"lookup","response")")});
+  const auto findings = JudgeAll({c, omitted, report});
+  EXPECT_TRUE(std::any_of(findings.begin(), findings.end(),
+                          [](const Finding& f) { return f.clause == "ADR-226.3"; }))
+      << Describe(findings);
+  for (const std::string not_object : {"<html>busy</html>", "[]", "{\"candidates\": ["}) {
+    EXPECT_TRUE(detail::ScriptedParts(RawBodyCase(not_object).exchanges[0]).empty())
+        << not_object;
+  }
+  // A member named twice has no one value, as `check`'s raw_body rule reads it: no parts.
+  const std::string repeated = "{\"x\": 1, \"x\": 2, " + GoogleBytes().substr(1);
+  EXPECT_TRUE(detail::ScriptedParts(RawBodyCase(repeated).exchanges[0]).empty());
 }
 
 // Accepts every journaled body that decodes as a request object.

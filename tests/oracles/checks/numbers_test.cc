@@ -159,6 +159,14 @@ TEST(JudgeJson, KeepsKindsAndNoticesRepeatedMembers) {
   EXPECT_TRUE(decoded.repeated_member);
   EXPECT_EQ(DumpJson(*decoded.value), R"({"b":2,"a":-0.0,"c":{},"d":[],"e":1})");
   EXPECT_FALSE(DecodeJudgeJson(R"({"a":{"a":1},"b":[{"a":1},{"a":2}]})").repeated_member);
+  // Read as decoders that keep the first value do, a repeated member's later values (nested
+  // ones included) are dropped.
+  const auto first =
+      DecodeJudgeJson(R"({"b":1.0,"c":{"x":[1]},"b":2,"c":{"y":{"z":3,"z":4}}})",
+                      RepeatedMember::kFirst);
+  ASSERT_TRUE(first.value);
+  EXPECT_TRUE(first.repeated_member);
+  EXPECT_EQ(DumpJson(*first.value), R"({"b":1.0,"c":{"x":[1]}})");
   EXPECT_EQ(DumpJson(Judged("[1.0,-0.0,18446744073709551615]")), "[1.0,-0.0,18446744073709551615]");
 }
 

@@ -41,11 +41,26 @@ TEST(PublicArgumentKinds, AcceptsExactArguments) {
   EXPECT_TRUE(JudgeArgs(R"({"s":"x","dims":[1,2],"box":{},"k":7,"n":2.0})").empty());
 }
 
-// Finds nothing when only numeric kinds changed (2.0 handed over as 2, 7 as 7.0): ADR-226
-// "This permits the inherited 1.0 to 1 and negative-zero to zero normalization".
-TEST(PublicArgumentKinds, AcceptsNumericKindOnly) {
-  const auto findings = JudgeArgs(R"({"n":2,"k":7.0,"box":{},"dims":[1,2],"s":"x"})");
+// Finds nothing when an integral float is handed over as its integer (2.0 as 2, in a nested
+// list too): ADR-226 "This permits the inherited 1.0 to 1 and negative-zero to zero
+// normalization".
+TEST(PublicArgumentKinds, AcceptsFloatNormalizedToInteger) {
+  const auto findings = JudgeArgs(R"({"n":2,"k":7,"box":{},"dims":[1,2],"s":"x"})");
   EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// Reports an integer handed over as a float (7 as 7.0, at the root or in a nested list) under
+// the open ADR-224.F1: the text permits only the inherited float-to-integer normalization
+// (ADR-226: "without inventing lost JSON kinds"). Before, it was no finding at all.
+TEST(PublicArgumentKinds, ReportsIntegerTurnedFloatAsOpen) {
+  for (const char* drifted : {R"({"n":2.0,"k":7.0,"box":{},"dims":[1,2],"s":"x"})",
+                              R"({"n":2.0,"k":7,"box":{},"dims":[1.0,2],"s":"x"})"}) {
+    const auto findings = JudgeArgs(drifted);
+    EXPECT_EQ(Where(findings), (Places{{"ADR-224.F1", ""}})) << Describe(findings);
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].level, "open");
+    EXPECT_NE(findings[0].message.find("integer into a float"), std::string::npos);
+  }
 }
 
 // Reports a nested {} handed over as [] under the open ADR-224.F1, not ADR-224.11.
@@ -174,21 +189,59 @@ TEST(PublicArgumentKinds, ReportsPublicCallsBeyondThePendingOnes) {
   EXPECT_EQ(extra[0].clause, "ADR-224.11");
 }
 
-// Reports a check it cannot run: fewer reported calls than pending calls (none at all here).
-TEST(PublicArgumentKinds, NotesMissingReportedCalls) {
+// Fails fewer reported calls than pending calls (a parse that lost calls), gating, never a
+// check left undone: ADR-224.11 for a lost ID-less call, ADR-226.2 for a lost call with a
+// native id. Before, both were not-judged notes and the run passed.
+TEST(PublicArgumentKinds, FailsMissingReportedCalls) {
   const auto findings = JudgeServerAnswered({});
-  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
-  EXPECT_EQ(findings[0].clause, "ADR-224.11");
-  EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+  EXPECT_EQ(Where(findings), (Places{{"ADR-224.11", ""}})) << Describe(findings);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(ReasonTag(findings[0]), kWireViolation);
+  EXPECT_EQ(findings[0].level, "must");
 
   const auto c = MakeCase(testing::kParallelCase);
   const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
   auto report = testing::ParallelReport();
+  EXPECT_TRUE(JudgePublicArguments({c, journal, report}).empty());  // positive control
   report.exchanges[0].calls.pop_back();
   const auto partial = JudgePublicArguments({c, journal, report});
-  ASSERT_EQ(partial.size(), 1u) << Describe(partial);
-  EXPECT_EQ(partial[0].clause, "ADR-224.11");
-  EXPECT_EQ(ReasonTag(partial[0]), kNotJudged);
+  EXPECT_EQ(Where(partial), (Places{{"ADR-226.2", ""}})) << Describe(partial);
+  ASSERT_EQ(partial.size(), 1u);
+  EXPECT_EQ(ReasonTag(partial[0]), kWireViolation);
+}
+
+// A lost first call leaves the second judged at its own part: one finding for the lost call,
+// none for arguments that are right; a wrong second call is still reported.
+TEST(PublicArgumentKinds, PairsTheCallsLeftWithTheirParts) {
+  const auto c = MakeCase(testing::kParallelCase);
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[0].calls.erase(report.exchanges[0].calls.begin());
+  auto findings = JudgePublicArguments({c, journal, report});
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.2", ""}})) << Describe(findings);
+  report.exchanges[0].calls[0].arguments = ParseJson(R"({"q":"beta"})");
+  findings = JudgePublicArguments({c, journal, report});
+  EXPECT_EQ(Where(findings), (Places{{"ADR-226.2", ""}, {"ADR-224.11", ""}})) << Describe(findings);
+}
+
+// Fails identical parallel calls taken as one (ADR-226.20), with or without native ids.
+TEST(PublicArgumentKinds, FailsIdenticalCallsMerged) {
+  const std::string identical =
+      Replace(std::string(testing::kParallelCase),
+              R"({"id": "call_B2", "name": "lookup", "args": {}})",
+              R"({"id": "call_B2", "name": "lookup", "args": {"q": "alpha", "n": 1.0}})");
+  const auto journal = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  auto report = testing::ParallelReport();
+  report.exchanges[0].calls[1].arguments = report.exchanges[0].calls[0].arguments;
+  const auto c = MakeCase(identical);
+  EXPECT_TRUE(JudgePublicArguments({c, journal, report}).empty());  // positive control
+  report.exchanges[0].calls.pop_back();
+  const auto merged = JudgePublicArguments({c, journal, report});
+  EXPECT_EQ(Where(merged), (Places{{"ADR-226.20", ""}})) << Describe(merged);
+  const auto idless = MakeCase(Replace(Replace(identical, R"("id": "call_B2", )", ""),
+                                       R"("id": "call_A1", )", ""));
+  EXPECT_EQ(Where(JudgePublicArguments({idless, journal, report})),
+            (Places{{"ADR-226.20", ""}}));
 }
 
 // A refused parse leaves no calls to judge and nothing to note.

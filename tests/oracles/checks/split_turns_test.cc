@@ -182,6 +182,33 @@ TEST(SplitTurns, JudgesPartsInEitherFormAndPointsAtThePartAsSent) {
       << Describe(joined.all);
 }
 
+// `view: "sent"` (INTERPRETING §7.1): the pointer addresses the request as sent, a turn kept as
+// one content per event included, and a failure points there as written. Sent as one content,
+// the fourth content is the next user turn: the same pointer finds no signature.
+TEST(SplitTurns, SentViewAddressesTheRequestAsSent) {
+  const model::Case c = MakeCase(
+      Replace(std::string(kTextCase), R"({"request": 2, "pointer": "/contents/1/parts/3/)",
+              R"({"request": 2, "view": "sent", "pointer": "/contents/3/parts/0/)"));
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange());
+  report.exchanges.push_back(testing::Exchange());
+  const auto per_event = JudgeOn(
+      c, report, Request2({Model({kTextA, kTextB}), Model({kTextC}), Model({kSigned})}, kMore));
+  EXPECT_EQ(per_event.gating, Places{}) << Describe(per_event.all);
+  const auto one = JudgeOn(c, report, Request2({Model({kTextA, kTextB, kTextC, kSigned})}, kMore));
+  EXPECT_EQ(one.gating, (Places{{"ADR-226.B1", "/contents/3/parts/0/thoughtSignature"}}))
+      << Describe(one.all);
+  // Per event with another signature: the replay judge's joined pointer is mapped to the part
+  // as sent, the assertion's is already there.
+  const auto other = JudgeOn(c, report,
+                             Request2({Model({kTextA, kTextB}), Model({kTextC}),
+                                       Model({R"({"text":"","thoughtSignature":"eHh4"})"})},
+                                      kMore));
+  EXPECT_EQ(other.gating, (Places{{"ADR-224.8", "/contents/3/parts/0/thoughtSignature"},
+                                  {"ADR-226.B1", "/contents/3/parts/0/thoughtSignature"}}))
+      << Describe(other.all);
+}
+
 // The answers follow the whole turn: an answer placed between the turn's contents splits the
 // run, so nothing is grouped and the turn count is reported.
 TEST(SplitTurns, AnswersBetweenTheContentsOfATurnAreReported) {

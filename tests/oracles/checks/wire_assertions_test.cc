@@ -79,7 +79,8 @@ TEST(WireAssertions, ReportsPresentMember) {
   const auto findings = JudgeParallel(
       Replace(testing::kParallelRequest1, R"("tools":[)", R"("toolConfig":{},"tools":[)"),
       testing::kParallelRequest2);
-  EXPECT_EQ(Where(findings), (Places{{"ADR-226.3", "/toolConfig"}})) << Describe(findings);
+  // `toolConfig` is outside `contents`: the ADRs do not govern it, the case cites ADR-226.3.
+  EXPECT_EQ(Where(findings), (Places{{"REF.B1", "/toolConfig"}})) << Describe(findings);
 }
 
 // Reports an assertion on a request that was never sent.
@@ -95,6 +96,21 @@ TEST(WireAssertions, ReportsMissingRequest) {
 // Cites the clause an assertion names instead of the case's first clause.
 TEST(WireAssertions, CitesTheAssertionsOwnClause) {
   const auto c = MakeCase(Replace(std::string(testing::kParallelCase),
+                                  R"("equals": "call_A1"})",
+                                  R"("equals": "call_A1", "clause": "ADR-226.20"})"));
+  const auto journal = MakeJournal(
+      {testing::kParallelRequest1,
+       Replace(testing::kParallelRequest2, R"({"id":"call_A1","name":"lookup","response")",
+               R"({"id":"call_B9","name":"lookup","response")")});
+  const auto report = testing::ParallelReport();
+  EXPECT_EQ(Where(JudgeWireAssertions({c, journal, report})),
+            (Places{{"ADR-226.20", "/contents/2/parts/0/functionResponse/id"}}));
+}
+
+// A member outside `contents` is no ADR's: its assertion fails under REF.B1 (reference only),
+// whatever clause the case wrote. Before, it failed under the written must-clause.
+TEST(WireAssertions, CitesRecordingFidelityOutsideContents) {
+  const auto c = MakeCase(Replace(std::string(testing::kParallelCase),
                                   R"("pointer": "/toolConfig", "absent": true)",
                                   R"("pointer": "/toolConfig", "absent": true,
                                      "clause": "ADR-226.17")"));
@@ -102,8 +118,100 @@ TEST(WireAssertions, CitesTheAssertionsOwnClause) {
       {Replace(testing::kParallelRequest1, R"("tools":[)", R"("toolConfig":{},"tools":[)"),
        testing::kParallelRequest2});
   const auto report = testing::ParallelReport();
-  EXPECT_EQ(Where(JudgeWireAssertions({c, journal, report})),
-            (Places{{"ADR-226.17", "/toolConfig"}}));
+  EXPECT_EQ(Where(JudgeWireAssertions({c, journal, report})), (Places{{"REF.B1", "/toolConfig"}}));
+  model::WireAssertion a;
+  a.pointer = "/generationConfig";
+  EXPECT_TRUE(PinsUngovernedMembers(a));
+  a.pointer = "/contents/1/parts/0";
+  EXPECT_FALSE(PinsUngovernedMembers(a));
+  a.pointer = "/contentsX";
+  EXPECT_TRUE(PinsUngovernedMembers(a));
+  a.pointer = "";
+  a.equals = ParseJson(R"({"contents":[]})");
+  EXPECT_FALSE(PinsUngovernedMembers(a));
+  a.equals = ParseJson(R"({"contents":[],"tools":[]})");
+  EXPECT_TRUE(PinsUngovernedMembers(a));
+}
+
+// The parallel case pinning its requests as the reference sends them, as the recording cases
+// do: `tools` of request 1, and request 2 whole.
+std::string RecordingCase() {
+  return Replace(std::string(testing::kParallelCase),
+                 R"({"request": 1, "pointer": "/toolConfig", "absent": true}]})",
+                 R"({"request": 1, "pointer": "/toolConfig", "absent": true},
+    {"request": 1, "pointer": "/tools", "clause": "ADR-224.12",
+     "equals": [{"functionDeclarations": [{"name": "lookup"}]}]},
+    {"request": 2, "pointer": "", "clause": "ADR-224.7", "equals": )" +
+                     testing::kParallelRequest2 + "}]}");
+}
+
+// A framework rendering its own declarations: OpenAPI `parameters` with "OBJECT",
+// "description": "", every declaration in one tools object, its own generationConfig.
+std::string FrameworkRendering(const std::string& request) {
+  return Replace(request, R"("tools":[{"functionDeclarations":[{"name":"lookup"}]}])",
+                 R"("tools":[{"functionDeclarations":[{"name":"lookup","description":"",)"
+                 R"("parameters":{"type":"OBJECT","properties":{}}},{"name":"other",)"
+                 R"("description":""}]}],"generationConfig":{"candidateCount":1})");
+}
+
+std::vector<std::pair<std::string, std::string>> GatingPlaces(const std::vector<Finding>& all) {
+  std::vector<Finding> kept;
+  for (const auto& f : all) {
+    if (f.clause != "REF.B1" && ReasonTag(f) != kNotJudged) kept.push_back(f);
+  }
+  return Where(kept);
+}
+
+// The reference's own rendering passes; a framework's own rendering of the members the ADRs do
+// not govern fails only REF.B1 (which gates the reference alone) and passes every governed
+// check; the same framework request with an args root turned list still fails under the
+// governed clauses, the whole body's contents under the clause the case wrote.
+TEST(WireAssertions, FrameworkRenderingFailsOnlyRecordingFidelity) {
+  const auto c = MakeCase(RecordingCase());
+  const auto report = testing::ParallelReport();
+  const auto reference = MakeJournal({testing::kParallelRequest1, testing::kParallelRequest2});
+  EXPECT_TRUE(JudgeAll({c, reference, report}).empty())
+      << Describe(JudgeAll({c, reference, report}));
+
+  const std::string framework2 = FrameworkRendering(testing::kParallelRequest2);
+  const auto framework =
+      MakeJournal({FrameworkRendering(testing::kParallelRequest1), framework2});
+  EXPECT_EQ(Where(JudgeWireAssertions({c, framework, report})),
+            (Places{{"REF.B1", "/tools"}, {"REF.B1", ""}}))
+      << Describe(JudgeWireAssertions({c, framework, report}));
+  EXPECT_EQ(GatingPlaces(JudgeAll({c, framework, report})), Places{})
+      << Describe(JudgeAll({c, framework, report}));
+
+  const auto list_root = MakeJournal(
+      {FrameworkRendering(testing::kParallelRequest1),
+       Replace(framework2, R"("name":"lookup","args":{}})", R"("name":"lookup","args":[]})")});
+  const auto places = GatingPlaces(JudgeAll({c, list_root, report}));
+  EXPECT_NE(std::find(places.begin(), places.end(),
+                      std::pair<std::string, std::string>{"ADR-224.7", "/contents"}),
+            places.end())
+      << Describe(JudgeAll({c, list_root, report}));
+  EXPECT_NE(std::find_if(places.begin(), places.end(),
+                         [](const auto& p) { return p.first == "ADR-224.1"; }),
+            places.end())
+      << Describe(JudgeAll({c, list_root, report}));
+}
+
+// Under the gemini profile a whole body's contents holding a result pins its adr encoding (not
+// judged); the members beside contents are still judged, under REF.B1.
+TEST(WireAssertions, WholeBodySplitsUnderTheGeminiProfile) {
+  const auto c = MakeCase(RecordingCase());
+  const auto report = testing::ParallelReport();
+  const auto framework = MakeJournal({testing::kParallelRequest1,
+                                      FrameworkRendering(testing::kParallelRequest2)});
+  CaseRun gemini{c, framework, report};
+  gemini.profile = Profile::kGemini;
+  std::vector<std::string> tags;
+  const auto findings = JudgeWireAssertions(gemini);
+  for (const auto& f : findings) tags.push_back(f.clause + " " + std::string(ReasonTag(f)));
+  EXPECT_EQ(tags, (std::vector<std::string>{"ADR-226.3 " + std::string(kNotJudged),
+                                            "ADR-224.7 " + std::string(kNotJudged),
+                                            "REF.B1 " + std::string(kWireViolation)}))
+      << Describe(findings);
 }
 
 // A case addressing the answer to each call instead of a part position.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -504,7 +505,7 @@ TEST(CaseRules, RuleNamesAreUnique) {
   const auto& all = rules::AllRules();
   std::set<std::string_view> unique(all.begin(), all.end());
   EXPECT_EQ(unique.size(), all.size());
-  EXPECT_EQ(all.size(), 26u);
+  EXPECT_EQ(all.size(), 27u);
 }
 
 // Refuses a number no double holds (1e999), naming the file, line and column.
@@ -660,9 +661,11 @@ TEST_F(CaseLoaderTest, SizeLimitBoundary) {
              rules::kFileSize, 1, 1);
 }
 
-// Refuses a carried tool message whose JSON content is beyond the case limits; other roles'
-// content is plain text whatever it looks like.
-TEST_F(CaseLoaderTest, CarriedToolContentStaysWithinLimits) {
+// Loads a carried tool message whatever its content holds (text is text, and the judges read
+// big integers and repeated names as the reference does, INTERPRETING §5.4, §8.4.4) except
+// JSON nested past a case file's depth (`transcript.content`); a `text` result that is a JSON
+// text is still refused (`result.text`).
+TEST_F(CaseLoaderTest, CarriedToolContentIsTextWhateverItHolds) {
   const std::string transcript =
       R"("transcript": [{"role": "user", "content": "1e999"},
     {"role": "tool", "tool_call_id": "t1", "name": "f", "content": "CONTENT"}],
@@ -672,11 +675,116 @@ TEST_F(CaseLoaderTest, CarriedToolContentStaysWithinLimits) {
     t.replace(t.find("CONTENT"), 7, content);
     return Replace(kGood, R"("exchanges": [)", t);
   };
-  const LoadedCase bad = LoadText("adr-226/y_carried.json", with("18446744073709551616"));
-  EXPECT_EQ(OfRule(bad.diagnostics, rules::kTranscriptContent).size(), 1u) << Dump(bad.diagnostics);
-  const LoadedCase fine = LoadText("adr-226/y_carried.json", with("[1, 2]"));
-  EXPECT_TRUE(OfRule(fine.diagnostics, rules::kTranscriptContent).empty())
-      << Dump(fine.diagnostics);
+  for (const std::string content :
+       {"18446744073709551616", R"({\"n\": 123456789012345678901234567890})", "1e999", "[1, 2]",
+        R"({\"a\": 1, \"a\": 2})"}) {
+    const LoadedCase loaded = LoadText("adr-226/y_carried.json", with(content));
+    EXPECT_TRUE(loaded.diagnostics.empty()) << content << "\n" << Dump(loaded.diagnostics);
+  }
+  // Nesting past a case file's limit (§2), which a request carrying it decoded would put past
+  // the judges' reach: refused, also beside a repeated member; deep brackets no one decodes
+  // as JSON are text.
+  const std::string deep = std::string(300, '[') + std::string(300, ']');
+  for (const std::string content : {deep, R"({\"a\": 1, \"a\": )" + deep + "}"}) {
+    const LoadedCase loaded = LoadText("adr-226/y_carried.json", with(content));
+    EXPECT_EQ(OfRule(loaded.diagnostics, rules::kTranscriptContent).size(), 1u)
+        << Dump(loaded.diagnostics);
+  }
+  const std::string unclosed = std::string(300, '[');
+  EXPECT_TRUE(LoadText("adr-226/y_carried.json", with(unclosed)).diagnostics.empty());
+  const std::string at_limit = std::string(256, '[') + std::string(256, ']');
+  EXPECT_TRUE(LoadText("adr-226/y_carried.json", with(at_limit)).diagnostics.empty());
+  const LoadedCase text = LoadText(
+      "adr-226/y_text.json",
+      Replace(kGood, R"("text": "two")", R"("text": "123456789012345678901234567890")"));
+  EXPECT_EQ(OfRule(text.diagnostics, rules::kResultText).size(), 1u) << Dump(text.diagnostics);
+}
+
+// Loads `view` on a wire assertion ("sent": the request as sent, "joined" the default) and
+// refuses another value, and "sent" with `answering`, which addresses no body position.
+TEST_F(CaseLoaderTest, WireAssertionViewIsSentOrJoined) {
+  const std::string from = R"("pointer": "/contents/1/parts/0/functionCall/args",)";
+  const auto with = [&](const std::string& members) {
+    return Replace(kGood, from, members + " " + from);
+  };
+  const LoadedCase sent = LoadText("adr-226/y_view.json", with(R"("view": "sent",)"));
+  ASSERT_TRUE(sent.diagnostics.empty()) << Dump(sent.diagnostics);
+  EXPECT_TRUE(sent.value->expect.wire[0].as_sent);
+  const LoadedCase joined = LoadText("adr-226/y_view.json", with(R"("view": "joined",)"));
+  ASSERT_TRUE(joined.diagnostics.empty()) << Dump(joined.diagnostics);
+  EXPECT_FALSE(joined.value->expect.wire[0].as_sent);
+  EXPECT_FALSE(LoadText("adr-226/y_view.json", kGood).value->expect.wire[0].as_sent);
+  for (const std::string bad :
+       {R"("view": "raw",)", R"("view": "sent", "answering": {"turn": 1, "call": 0},)"}) {
+    const LoadedCase refused = LoadText("adr-226/y_view.json", with(bad));
+    EXPECT_FALSE(OfRule(refused.diagnostics, rules::kSchema).empty())
+        << bad << "\n" << Dump(refused.diagnostics);
+    EXPECT_FALSE(refused.value.has_value());
+  }
+}
+
+// Reads the calls of an answer served as `raw_body` when it is a JSON object, for the
+// selectors; one that is not JSON holds none.
+TEST_F(CaseLoaderTest, RawBodyAnswerHasTheCallsOfItsJson) {
+  const std::string body =
+      R"("body": {"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"id": "a", "name": "f", "args": {}}},
+        {"functionCall": {"id": "b", "name": "f", "args": {}}}]}}]}},)";
+  const std::string raw =
+      R"("raw_body": "{\r\n  \"candidates\": [{\"content\": {\"parts\": [)"
+      R"({\"functionCall\": {\"name\": \"f\", \"args\": {}, \"id\": \"a\"}}, )"
+      R"({\"functionCall\": {\"name\": \"f\", \"args\": {}, \"id\": \"b\"}}], )"
+      R"(\"role\": \"model\"}}]\r\n}"},)";
+  const LoadedCase served = LoadText("adr-226/y_raw.json", Replace(kGood, body, raw));
+  EXPECT_TRUE(served.diagnostics.empty()) << Dump(served.diagnostics);
+  const LoadedCase html = LoadText(
+      "adr-226/y_raw.json", Replace(kGood, body, R"("raw_body": "<html>busy</html>"},)"));
+  EXPECT_FALSE(OfRule(html.diagnostics, rules::kSelectorRange).empty()) << Dump(html.diagnostics);
+}
+
+// Refuses a must-level wire assertion that pins what INTERPRETING §8.3 leaves open (a number's
+// kind inside a result, a nested {} or numeric-key object below a Struct root), at the pinned
+// value; accepts it citing the open clause, and must-level pins the rule does decide.
+TEST_F(CaseLoaderTest, AssertionNoStricterThanKindRule) {
+  const std::string from =
+      R"("pointer": "/contents/1/parts/0/functionCall/args", "equals": {}, "clause": "ADR-224.7")";
+  const auto with = [&](const std::string& assertion) { return Replace(kGood, from, assertion); };
+  // Line and column (1-based) of the first `needle` after `after` in `text`.
+  const auto at = [](const std::string& text, const std::string& after, const std::string& needle) {
+    const std::size_t offset = text.find(needle, text.find(after));
+    const std::size_t line_start = text.rfind('\n', offset) + 1;
+    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + offset, '\n'));
+    return std::pair{line, static_cast<int>(offset - line_start) + 1};
+  };
+  const std::string refused[] = {
+      R"("pointer": "/contents/2/parts/0/functionResponse/response", "equals": {"r": 1}, "clause": "ADR-224.3")",
+      R"("answering": {"turn": 1, "call": 0}, "pointer": "/response/r", "equals": 1.0, "clause": "ADR-224.3")",
+      R"("pointer": "/contents/1/parts/0/functionCall/args", "equals": {"a": {}}, "clause": "ADR-224.7")",
+      R"("pointer": "/contents/2", "equals": {"role": "user", "parts": [{"functionResponse": {"name": "f", "response": {"r": 1}}}]}, "clause": "ADR-226.3")",
+      R"("pointer": "/contents/1/parts/0/functionCall/args/a", "equals": {"0": "x"}, "clause": "ADR-224.7")"};
+  const std::string needles[] = {"1}", "1.0", "{}}", "1}}}", R"({"0")"};
+  for (std::size_t i = 0; i < std::size(refused); ++i) {
+    const std::string text = with(refused[i]);
+    const auto [line, column] = at(text, "\"wire\"", needles[i]);
+    ExpectOnly(LoadText("adr-226/y_pins.json", text), "adr-226/y_pins.json",
+               rules::kWireStricterThanRule, line, column);
+    // The same assertion citing the open clause is accepted.
+    std::string open = text;
+    for (const char* clause : {"\"ADR-224.3\"", "\"ADR-224.7\"", "\"ADR-226.3\""}) {
+      if (const auto c = open.find(clause, open.find("\"wire\"")); c != std::string::npos) {
+        open.replace(c, std::string(clause).size(), "\"ADR-224.F1\"");
+      }
+    }
+    EXPECT_TRUE(LoadText("adr-226/y_pins.json", open).diagnostics.empty()) << open;
+  }
+  for (const std::string fine : {
+           R"("pointer": "/contents/1/parts/0/functionCall/args", "equals": {"n": 1.0}, "clause": "ADR-224.7")",
+           R"("pointer": "/contents/2/parts/0/functionResponse/response", "equals": {"r": [], "s": "x"}, "clause": "ADR-224.6")",
+           R"("pointer": "/contents/2/parts/0/functionResponse/response", "equals": {}, "clause": "ADR-224.2")",
+           R"("pointer": "/contents/2/parts/0/functionResponse/response/n", "absent": true, "clause": "ADR-224.3")"}) {
+    const LoadedCase loaded = LoadText("adr-226/y_pins.json", with(fine));
+    EXPECT_TRUE(loaded.diagnostics.empty()) << fine << "\n" << Dump(loaded.diagnostics);
+  }
 }
 
 // Walks a folder outside the corpus as a corpus root, a subfolder as a case folder.
@@ -700,6 +808,10 @@ TEST_F(CaseLoaderTest, TextResultMustNotBeJson) {
   EXPECT_TRUE(
       LoadText("adr-226/y_text.json", Replace(kGood, R"("text": "two")", R"("text": "2 apples")"))
           .diagnostics.empty());
+  // A member named twice makes text, not a JSON object (INTERPRETING §8.4.1).
+  const LoadedCase repeated = LoadText(
+      "adr-226/y_text.json", Replace(kGood, R"("text": "two")", R"("text": "{\"a\":1,\"a\":2}")"));
+  EXPECT_TRUE(repeated.diagnostics.empty()) << Dump(repeated.diagnostics);
 }
 
 // Requires the persistence and approvals features on cases that use a store or approvals, so

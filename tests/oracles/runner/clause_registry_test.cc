@@ -18,7 +18,7 @@ const std::vector<std::string> kClauseIds = {
     "ADR-226.6",  "ADR-226.7",  "ADR-226.8",  "ADR-226.9",  "ADR-226.10", "ADR-226.11",
     "ADR-226.12", "ADR-226.13", "ADR-226.14", "ADR-226.15", "ADR-226.16", "ADR-226.17",
     "ADR-226.18", "ADR-226.19", "ADR-226.20", "ADR-226.F1", "ADR-226.B1", "ADR-226.B2",
-    "ADR-226.B3", "WIRE.1",     "WIRE.2"};
+    "ADR-226.B3", "WIRE.1",     "WIRE.2",     "REF.B1"};
 
 ClauseRegistry Registry() { return ClauseRegistry::Load(ClausesPath(testing::SourceRoot())); }
 
@@ -34,7 +34,8 @@ TEST(ClauseRegistry, HasExactlyTheDocumentedIds) {
 TEST(ClauseRegistry, EveryClauseHasAdrLevelAndSummary) {
   const ClauseRegistry registry = Registry();
   for (const auto& clause : registry.clauses()) {
-    // ADR-22x.n belongs to ADR-22x; WIRE.n (Gemini's wire contract the ADRs build on) to WIRE.
+    // ADR-22x.n belongs to ADR-22x; WIRE.n (Gemini's wire contract the ADRs build on) to WIRE;
+    // REF.Bn (the reference implementation's own promises) to REF.
     EXPECT_EQ(clause.adr, clause.id.substr(0, clause.id.find('.'))) << clause.id;
     EXPECT_FALSE(clause.summary.empty()) << clause.id;
     EXPECT_EQ(clause.summary.find('\n'), std::string::npos) << clause.id;
@@ -49,6 +50,8 @@ TEST(ClauseRegistry, LevelsMatchTheDocument) {
   EXPECT_EQ(registry.LevelOf("ADR-226.F1"), Level::kOpen);
   EXPECT_EQ(registry.LevelOf("ADR-226.B1"), Level::kBeyond);
   EXPECT_EQ(registry.LevelOf("ADR-226.B3"), Level::kBeyond);
+  // Recording fidelity: members the ADRs do not govern gate the reference alone.
+  EXPECT_EQ(registry.LevelOf("REF.B1"), Level::kBeyond);
   EXPECT_EQ(registry.LevelOf("ADR-226.21"), std::nullopt);
   EXPECT_FALSE(registry.Contains("ADR-226"));
 }

@@ -10,14 +10,16 @@
 namespace gemini_oracle::runner {
 namespace {
 
-// Names the selector and the parsed calls when a result picks no call (a case error), so
-// the author sees what does not fit instead of a bare "no single call".
-TEST(ReferenceDriver, UnmatchedSelectorNamesSelectorAndCalls) {
+// Stops the conversation, with the report so far and no harness error, when a result's
+// selector picks none of the calls the implementation parsed (the case checker made it fit the
+// answer, so the parse is at fault, INTERPRETING §5.4); the reason echoes no native content.
+// Before, this was a harness error and nothing was judged.
+TEST(ReferenceDriver, UnmatchedSelectorStopsTheConversation) {
   capture::CaptureServer server;
   capture::ScriptedResponse turn;
   turn.body = R"({"candidates":[{"content":{"role":"model","parts":[)"
               R"({"functionCall":{"name":"get_time","args":{"secret":"SENTINEL-d41d8"}}}]}}]})";
-  const std::string script = server.AddScript({turn});
+  const std::string script = server.AddScript({turn, turn});
   Case c;
   c.id = "adr-226/y_x";
   Exchange exchange;
@@ -28,14 +30,25 @@ TEST(ReferenceDriver, UnmatchedSelectorNamesSelectorAndCalls) {
   result.value = Json::object();
   exchange.then.results.push_back(result);
   c.exchanges.push_back(exchange);
+  c.exchanges.push_back(Exchange{});
   ReferenceDriver driver;
   const DriverReport report = driver.Run(c, server.BaseUrl(script));
-  ASSERT_TRUE(report.harness_error.has_value());
-  EXPECT_NE(report.harness_error->find("{name \"get_weather\"}"), std::string::npos)
-      << *report.harness_error;
-  EXPECT_NE(report.harness_error->find("among the 1 parsed (get_time)"), std::string::npos)
-      << *report.harness_error;
-  EXPECT_EQ(report.harness_error->find("SENTINEL"), std::string::npos);
+  EXPECT_FALSE(report.harness_error.has_value()) << *report.harness_error;
+  ASSERT_TRUE(report.stopped.has_value());
+  EXPECT_EQ(report.stopped->exchange, 1u);
+  EXPECT_NE(report.stopped->reason.find("among the 1 the implementation parsed"),
+            std::string::npos)
+      << report.stopped->reason;
+  EXPECT_EQ(report.stopped->reason.find("SENTINEL"), std::string::npos);
+  ASSERT_EQ(report.exchanges.size(), 1u);  // the second exchange is never run
+  EXPECT_EQ(report.exchanges[0].calls.size(), 1u);
+  EXPECT_EQ(server.Journal(script).size(), 1u);
+  // The control: a selector that fits runs the conversation to its end, not stopped.
+  c.exchanges[0].then.results[0].call = NamedCall{"get_time", std::nullopt};
+  const std::string again = server.AddScript({turn, turn});
+  const DriverReport fits = driver.Run(c, server.BaseUrl(again));
+  EXPECT_FALSE(fits.stopped.has_value()) << fits.stopped->reason;
+  EXPECT_EQ(fits.exchanges.size(), 2u);
 }
 
 // Sends options.tool_config with the exchange's mode on top, and copies a build refusal's

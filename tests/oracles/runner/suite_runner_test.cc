@@ -375,18 +375,66 @@ std::map<std::string, std::string> LevelsOf(const nlohmann::json& result,
   return levels;
 }
 
+// A literal assertion on a member outside `contents` (here `tools`, citing ADR-224.12) is
+// recording fidelity, REF.B1: a framework's own rendering of its declarations is reported
+// without gating for another implementation and gates the reference (`beyond_gates`).
+TEST(RunSuite, RecordingFidelityGatesTheReferenceOnly) {
+  const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
+  Case c = MakeCase("recordings/y_a", {"ADR-224.12"});
+  c.expected = c.expect.outcome = Expected::kAccept;
+  c.expect.requests = 1;
+  c.exchanges = {TextAnswer(false)};
+  model::WireAssertion tools;
+  tools.pointer = "/tools";
+  tools.equals = Json::parse(R"([{"functionDeclarations":[{"name":"f"}]}])");
+  tools.clause = "ADR-224.12";
+  c.expect.wire.push_back(tools);
+  const std::string framework =
+      R"({"contents":[{"role":"user","parts":[{"text":"go"}]}],"tools":[{"functionDeclarations":)"
+      R"([{"name":"f","description":"","parameters":{"type":"OBJECT","properties":{}}}]}]})";
+  const auto run = [&](bool beyond_gates) {
+    SuiteOptions options;
+    options.beyond_gates = beyond_gates;
+    return RunSuite(
+        {c}, registry,
+        [&] {
+          return std::make_unique<ScriptedDriver>(std::vector<std::string>{framework},
+                                                  std::nullopt);
+        },
+        options)[0];
+  };
+  const nlohmann::json other = run(false);
+  EXPECT_EQ(other["verdict"], "pass") << other.dump(2);
+  EXPECT_EQ(LevelsOf(other, "REF.B1"), (std::map<std::string, std::string>{{"1", "beyond"}}))
+      << other.dump(2);
+  EXPECT_TRUE(LevelsOf(other, "ADR-224.12").empty()) << other.dump(2);
+  const nlohmann::json reference = run(true);
+  EXPECT_EQ(reference["verdict"], "fail") << reference.dump(2);
+}
+
 // A case citing only beyond clauses (INTERPRETING §9): a finding about a request sent after
-// its first streamed answer gates as beyond; one about a request up to that answer, and a leak
-// (ADR-226.19), keep their level.
-TEST(RunSuite, BeyondOnlyCaseKeepsMustBeforeItsFirstStreamAndForLeaks) {
+// its first streamed answer gates as beyond; one about a request up to that answer, a leak
+// (ADR-226.19), an object root (ADR-224.1, 224.2) and an id the server never sent (ADR-226.4)
+// keep their level: the request's own bytes decide them, whatever was captured.
+TEST(RunSuite, BeyondOnlyCaseKeepsMustBeforeItsFirstStreamAndForPremiseFreeRules) {
   const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
   Case c = MakeCase("streaming/y_a", {"ADR-226.B1"}, {"streaming", "stream-capture"});
   c.expected = c.expect.outcome = Expected::kAccept;
   c.expect.requests = 3;
   c.exchanges = {TextAnswer(false), TextAnswer(true), TextAnswer(false)};
-  // An args root sent as a list in every request: ADR-224.1 on each.
+  // A must-level assertion failing on requests 1 and 3: rests on the stream only after it.
+  for (const std::size_t request : {1u, 3u}) {
+    model::WireAssertion unmet;
+    unmet.request = request;
+    unmet.pointer = "/contents/0/role";
+    unmet.equals = "model";
+    unmet.clause = "ADR-226.3";
+    c.expect.wire.push_back(unmet);
+  }
+  // Roots sent as lists and an invented id in every request.
   const std::string body =
-      R"({"contents":[{"role":"user","parts":[{"functionCall":{"name":"f","args":[]}}]}]})";
+      R"({"contents":[{"role":"user","parts":[{"functionCall":{"id":"made_up_91","name":"f",)"
+      R"("args":[]}},{"functionResponse":{"name":"f","response":[]}}]}]})";
   const nlohmann::json roots = RunSuite(
       {c}, registry,
       [&] {
@@ -394,10 +442,33 @@ TEST(RunSuite, BeyondOnlyCaseKeepsMustBeforeItsFirstStreamAndForLeaks) {
       },
       SuiteOptions{});
   ASSERT_EQ(roots.size(), 1u);
-  EXPECT_EQ(LevelsOf(roots[0], "ADR-224.1"),
-            (std::map<std::string, std::string>{{"1", "must"}, {"2", "must"}, {"3", "beyond"}}))
+  const std::map<std::string, std::string> must_everywhere = {
+      {"1", "must"}, {"2", "must"}, {"3", "must"}};
+  EXPECT_EQ(LevelsOf(roots[0], "ADR-224.1"), must_everywhere) << roots[0].dump(2);
+  EXPECT_EQ(LevelsOf(roots[0], "ADR-224.2"), must_everywhere) << roots[0].dump(2);
+  EXPECT_EQ(LevelsOf(roots[0], "ADR-226.4"), must_everywhere) << roots[0].dump(2);
+  EXPECT_EQ(LevelsOf(roots[0], "ADR-226.3"),
+            (std::map<std::string, std::string>{{"1", "must"}, {"3", "beyond"}}))
       << roots[0].dump(2);
   EXPECT_EQ(roots[0]["verdict"], "fail");
+
+  // A value assertion citing ADR-224.1 rests on what was captured like any other: must up to
+  // the first stream, beyond after it (only a root's kind keeps its level).
+  Case value = c;
+  for (auto& assertion : value.expect.wire) assertion.clause = "ADR-224.1";
+  const std::string objects =
+      R"({"contents":[{"role":"user","parts":[{"functionCall":{"name":"f","args":{}}},)"
+      R"({"functionResponse":{"name":"f","response":{}}}]}]})";
+  const nlohmann::json valued = RunSuite(
+      {value}, registry,
+      [&] {
+        return std::make_unique<ScriptedDriver>(std::vector<std::string>{objects}, std::nullopt);
+      },
+      SuiteOptions{});
+  ASSERT_EQ(valued.size(), 1u);
+  EXPECT_EQ(LevelsOf(valued[0], "ADR-224.1"),
+            (std::map<std::string, std::string>{{"1", "must"}, {"3", "beyond"}}))
+      << valued[0].dump(2);
 
   // A refusal after the stream whose message quotes a native id of the streamed answer's call.
   Case leak = c;
@@ -483,6 +554,41 @@ TEST(RunSuite, StreamingRequestTwinRefusedWhileReadingIsBeyond) {
   EXPECT_TRUE(LevelsOf(never[0], "ADR-226.B1").empty()) << never[0].dump(2);
 }
 
+// A case (no twin) whose streaming request carries existing state (ADR-226.17), refused while
+// reading the streamed answer after that request went out: the outcome finding is ADR-226.B1's,
+// beyond. Refused while building that request, it stays the case's own must finding.
+TEST(RunSuite, CaseRefusedWhileReadingItsStreamedAnswerIsBeyond) {
+  const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
+  Case c = MakeCase("streaming/y_a", {"ADR-226.17", "ADR-226.3"}, {"streaming"});
+  c.expected = c.expect.outcome = Expected::kAccept;
+  c.expect.requests = 2;
+  c.exchanges = {TextAnswer(false), TextAnswer(true)};
+  const std::vector<std::string> bodies = {
+      R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})",
+      R"({"contents":[{"role":"user","parts":[{"text":"go"}]},)"
+      R"({"role":"model","parts":[{"text":"x"}]},{"role":"user","parts":[{"text":"go"}]}]})"};
+  const auto run = [&](const std::string& phase) {
+    const Refusal refusal{"http.stream", phase, 2, "", {}, {}};
+    return RunSuite(
+        {c}, registry, [&] { return std::make_unique<ScriptedDriver>(bodies, refusal); },
+        SuiteOptions{});
+  };
+  const nlohmann::json reading = run("http");
+  ASSERT_EQ(reading.size(), 1u);
+  EXPECT_EQ(LevelsOf(reading[0], "ADR-226.B1"),
+            (std::map<std::string, std::string>{{"-", "beyond"}}))
+      << reading[0].dump(2);
+  EXPECT_TRUE(LevelsOf(reading[0], "ADR-226.17").empty()) << reading[0].dump(2);
+  EXPECT_EQ(reading[0]["verdict"], "pass") << reading[0].dump(2);
+
+  const nlohmann::json building = run("build");
+  ASSERT_EQ(building.size(), 1u);
+  EXPECT_EQ(LevelsOf(building[0], "ADR-226.17"),
+            (std::map<std::string, std::string>{{"-", "must"}}))
+      << building[0].dump(2);
+  EXPECT_EQ(building[0]["verdict"], "fail") << building[0].dump(2);
+}
+
 }  // namespace
 }  // namespace gemini_oracle::runner
 
@@ -554,13 +660,14 @@ TEST(RunSuite, UntypedRefusalsAreJudgedOnRefusalAndContactOrThroughTheMap) {
 // A driver reporting which call each tool result answered (INTERPRETING §15.2).
 class AnsweringDriver : public Driver {
  public:
-  explicit AnsweringDriver(std::vector<model::AnsweredCall> answered)
-      : answered_(std::move(answered)) {}
+  explicit AnsweringDriver(std::vector<model::AnsweredCall> answered, bool reversed = false)
+      : answered_(std::move(answered)), reversed_(reversed) {}
   std::string Name() const override { return "answering"; }
   DriverReport Run(const Case&, const std::string&) override {
     DriverReport report;
     auto& exchange = report.exchanges.emplace_back();
     exchange.calls = {{"tc_1", "f", Json::object()}, {"tc_2", "g", Json::object()}};
+    if (reversed_) exchange.calls = {{"tc_1", "g", Json::object()}, {"tc_2", "f", Json::object()}};
     exchange.answered = answered_;
     report.refusal = Refusal{"x.y", "build", 2, "stop", std::nullopt, std::nullopt};
     return report;
@@ -568,6 +675,7 @@ class AnsweringDriver : public Driver {
 
  private:
   std::vector<model::AnsweredCall> answered_;
+  bool reversed_;
 };
 
 // Two calls f and g; results: [0] answers {"name": "g"}, [1] answers call 0.
@@ -590,11 +698,12 @@ Case TwoCallsCase() {
   return c;
 }
 
-nlohmann::json RunAnswering(std::vector<model::AnsweredCall> answered) {
+nlohmann::json RunAnswering(std::vector<model::AnsweredCall> answered, bool reversed = false) {
   const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
   return RunSuite(
       {TwoCallsCase()}, registry,
-      [answered] { return std::make_unique<AnsweringDriver>(answered); }, SuiteOptions{})[0];
+      [answered, reversed] { return std::make_unique<AnsweringDriver>(answered, reversed); },
+      SuiteOptions{})[0];
 }
 
 // Right pairings in any order are no error; a result handed to another call than its selector
@@ -611,6 +720,146 @@ TEST(RunSuite, AnsweredCallsMustBeTheOnesTheCaseSelects) {
   EXPECT_EQ(RunAnswering({{2, "tc_1"}})["verdict"], "error");
   EXPECT_EQ(RunAnswering({{1, "tc_1"}, {1, "tc_1"}})["verdict"], "error");
   EXPECT_EQ(RunAnswering({{1, "tc_9"}})["verdict"], "error");
+}
+
+// An implementation that lists the same calls in another order (g, f): a driver that looks the
+// results up by name hands result 0 ({"name": "g"}) to call 0 and result 1 (call 0, f) to call
+// 1. That is the implementation's reordering, the judges' to find, not the driver's error.
+// The same pairing with the calls in part order (f, g) still is the driver's error.
+TEST(RunSuite, ReorderedCallsAnsweredByNameAreNoHarnessError) {
+  const auto reordered = RunAnswering({{0, "tc_1"}, {1, "tc_2"}}, true);
+  EXPECT_NE(reordered["verdict"], "error") << reordered.dump(2);
+  EXPECT_EQ(RunAnswering({{0, "tc_1"}, {1, "tc_2"}}, false)["verdict"], "error");
+}
+
+// A driver whose implementation parsed the answer of TwoCallsCase: both calls, or (`drop`) the
+// first only, the application then stopping at exchange 1 (`stop`) as a selector fits nothing.
+class ParsingDriver : public Driver {
+ public:
+  ParsingDriver(bool drop, bool stop, bool harness_fault = false,
+                Json first_args = Json::object())
+      : drop_(drop),
+        stop_(stop),
+        harness_fault_(harness_fault),
+        first_args_(std::move(first_args)) {}
+  std::string Name() const override { return "parsing"; }
+  DriverReport Run(const Case&, const std::string& base_url) override {
+    ref::ClientOptions options;
+    options.base_url = base_url;
+    ref::GeminiHttpClient client(options);
+    try {
+      client.GenerateContent(
+          "gemini-2.5-flash",
+          Json::parse(R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})"));
+    } catch (const std::exception&) {
+      // a streamed answer served to this plain request: only the request sent matters here
+    }
+    DriverReport report;
+    auto& exchange = report.exchanges.emplace_back();
+    exchange.request_built = exchange.response_parsed = true;
+    exchange.calls = {{"tc_1", "f", first_args_}};
+    if (!drop_) exchange.calls.push_back({"tc_2", "g", Json::object()});
+    if (stop_) report.stopped = model::Stop{1, "the selector by name of exchange 1 picks nothing"};
+    if (harness_fault_) report.harness_error = "driver: the store is unavailable";
+    return report;
+  }
+
+ private:
+  bool drop_;
+  bool stop_;
+  bool harness_fault_;
+  Json first_args_;
+};
+
+nlohmann::json RunParsing(Case c, bool drop, bool stop, bool harness_fault = false,
+                          const Json& first_args = Json::object(),
+                          const SuiteOptions& options = SuiteOptions{}) {
+  const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
+  return RunSuite(
+      {std::move(c)}, registry,
+      [=] { return std::make_unique<ParsingDriver>(drop, stop, harness_fault, first_args); },
+      options)[0];
+}
+
+// TwoCallsCase as a y_ case of one request whose premise is `clause`.
+Case OneRequestCase(const std::string& clause) {
+  Case c = TwoCallsCase();
+  c.id = "adr-226/y_two_calls";
+  c.clauses = {clause};
+  c.expected = c.expect.outcome = Expected::kAccept;
+  c.expect.requests = 1;
+  return c;
+}
+
+// A parse that lost a call fails the case under the clause it breaks (ADR-224.11: one public
+// call per pending call), with the stop of the application; it is never a harness error. The
+// same run with both calls passes. Before, the lost call was a not-judged note (a pass) and
+// the reference driver's unresolvable selector an `error`.
+TEST(RunSuite, LostCallFailsTheCaseInsteadOfAnError) {
+  const auto both = RunParsing(OneRequestCase("ADR-226.3"), false, false);
+  EXPECT_EQ(both["verdict"], "pass") << both.dump(2);
+  for (const bool stop : {false, true}) {
+    const auto lost = RunParsing(OneRequestCase("ADR-226.3"), true, stop);
+    EXPECT_EQ(lost["verdict"], "fail") << lost.dump(2);
+    EXPECT_EQ(lost["reason"], "wire-violation");
+    bool gating_224_11 = false;
+    for (const auto& f : lost["findings"]) {
+      gating_224_11 |= f["clause"] == "ADR-224.11" && f["gating"] == true;
+    }
+    EXPECT_TRUE(gating_224_11) << lost.dump(2);
+    for (const auto& note : lost["not_judged"]) EXPECT_NE(note["clause"], "ADR-224.11");
+  }
+}
+
+// A stopped run never passes: when no judge gates (here a case whose premise is beyond, its
+// outcome finding reported only), the stop gates under ADR-224.11. The same run not stopped
+// passes, and a harness fault of the driver stays an `error`.
+TEST(RunSuite, StoppedRunGatesWhenNoJudgeDoes) {
+  Case c = OneRequestCase("ADR-226.B1");
+  c.expect.requests = 2;  // the stop leaves the second request unsent
+  const auto stopped = RunParsing(c, false, true);
+  EXPECT_EQ(stopped["verdict"], "fail") << stopped.dump(2);
+  ASSERT_FALSE(stopped["findings"].empty());
+  const auto& last = stopped["findings"].back();
+  EXPECT_EQ(last["clause"], "ADR-224.11");
+  EXPECT_EQ(last["level"], "must");
+  EXPECT_NE(last["message"].get<std::string>().find("stopped at exchange 1"), std::string::npos)
+      << last.dump();
+  const auto not_stopped = RunParsing(c, false, false);
+  EXPECT_EQ(not_stopped["verdict"], "pass") << not_stopped.dump(2);
+  EXPECT_EQ(RunParsing(c, false, true, true)["verdict"], "error");
+  // A stop on a streamed answer of a case whose premise is streamed capture is beyond, like
+  // every finding resting on that premise (INTERPRETING §9): reported, not gating here.
+  c.exchanges[0].response.stream = model::StreamScript{{c.exchanges[0].response.body}};
+  const auto streamed = RunParsing(c, false, true);
+  EXPECT_EQ(streamed["verdict"], "pass") << streamed.dump(2);
+  ASSERT_FALSE(streamed["findings"].empty());
+  EXPECT_EQ(streamed["findings"].back()["clause"], "ADR-224.11");
+  EXPECT_EQ(streamed["findings"].back()["level"], "beyond");
+}
+
+// A stop the public calls' judges explain (here call 0's nested {} handed over as [], the open
+// ADR-224.F1, so a strict name-and-args selector fits nothing) decides at their level: without
+// --strict a pass, what the stop left undone listed as not judged; with --strict a fail. The
+// same stop with no such finding still fails under ADR-224.11.
+TEST(RunSuite, StopExplainedByAPublicCallFindingDecidesAtItsLevel) {
+  Case c = OneRequestCase("ADR-226.3");
+  c.expect.requests = 2;  // the stop leaves the second request unsent
+  Json& parts = c.exchanges[0].response.body["candidates"][0]["content"]["parts"];
+  parts[0]["functionCall"]["args"] = Json::parse(R"({"a":{}})");
+  const Json drifted = Json::parse(R"({"a":[]})");
+  const auto open = RunParsing(c, false, true, false, drifted);
+  EXPECT_EQ(open["verdict"], "pass") << open.dump(2);
+  EXPECT_EQ(LevelsOf(open, "ADR-224.F1"), (std::map<std::string, std::string>{{"-", "open"}}))
+      << open.dump(2);
+  EXPECT_TRUE(LevelsOf(open, "ADR-224.11").empty()) << open.dump(2);
+  EXPECT_FALSE(open["not_judged"].empty()) << open.dump(2);
+  SuiteOptions strict;
+  strict.strict = true;
+  const auto gated = RunParsing(c, false, true, false, drifted, strict);
+  EXPECT_EQ(gated["verdict"], "fail") << gated.dump(2);
+  const auto unexplained = RunParsing(c, false, true);
+  EXPECT_EQ(unexplained["verdict"], "fail") << unexplained.dump(2);
 }
 
 }  // namespace
