@@ -685,7 +685,8 @@ TEST_F(CaseLoaderTest, CarriedToolContentIsTextWhateverItHolds) {
   // the judges' reach: refused, also beside a repeated member; deep brackets no one decodes
   // as JSON are text.
   const std::string deep = std::string(300, '[') + std::string(300, ']');
-  for (const std::string content : {deep, R"({\"a\": 1, \"a\": )" + deep + "}"}) {
+  const std::vector<std::string> contents = {deep, R"({\"a\": 1, \"a\": )" + deep + "}"};
+  for (const std::string& content : contents) {
     const LoadedCase loaded = LoadText("adr-226/y_carried.json", with(content));
     EXPECT_EQ(OfRule(loaded.diagnostics, rules::kTranscriptContent).size(), 1u)
         << Dump(loaded.diagnostics);
