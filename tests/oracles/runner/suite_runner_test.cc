@@ -830,7 +830,9 @@ TEST(RunSuite, StoppedRunGatesWhenNoJudgeDoes) {
   EXPECT_EQ(RunParsing(c, false, true, true)["verdict"], "error");
   // A stop on a streamed answer of a case whose premise is streamed capture is beyond, like
   // every finding resting on that premise (INTERPRETING §9): reported, not gating here.
-  c.exchanges[0].response.stream = model::StreamScript{{c.exchanges[0].response.body}};
+  model::StreamScript stream;
+  stream.events = {c.exchanges[0].response.body};
+  c.exchanges[0].response.stream = stream;
   const auto streamed = RunParsing(c, false, true);
   EXPECT_EQ(streamed["verdict"], "pass") << streamed.dump(2);
   ASSERT_FALSE(streamed["findings"].empty());
