@@ -12,8 +12,10 @@
 // - a nested list handed over as an object: ADR-224.6 ("actual nested lists must remain lists");
 // - any other difference: ADR-224.11.
 // Public calls pair with the pending functionCall parts (ADR-226.B2: a call the server answered
-// inside its content has no public call), in parse order; fewer public calls than pending parts
-// is the parse's failure (the calls lost or merged), never a check left undone.
+// inside its content has no public call), each with the part it is by name and arguments, the
+// rest in order; a public call under another name than its part's is ADR-224.11; fewer public
+// calls than pending parts is the parse's failure (the calls lost or merged), never a check
+// left undone.
 #include <algorithm>
 #include <utility>
 
@@ -99,16 +101,20 @@ bool SameCall(const Json& a, const Json& b) {
          detail::ArgumentsEqual(NativeArgs(a), NativeArgs(b));
 }
 
+// Whether a reported call is the part's call: its name, and its arguments equal or drifted only
+// in the ways ADR-224.F1 leaves open (judged apart, at their own level).
 bool Stands(const Json& part, const model::ParsedCall& call) {
   const Json* name = NameOf(part);
+  const Json* args = detail::Member(part["functionCall"], "args");
   return name != nullptr && name->is_string() && *name == call.name &&
-         detail::ArgumentsEqual(NativeArgs(part), call.arguments.is_array()
-                                                      ? detail::NumericKeyObject(call.arguments)
-                                                      : call.arguments);
+         detail::StandsFor(args != nullptr ? *args : Json::object(), call.arguments);
 }
 
-// With fewer public calls than pending parts: the part (index into `positions`) each call
-// stands for, the first untaken one it equals, else the first part no call equals, in order.
+// The part (index into `positions`) each reported call stands for: the first untaken part it
+// is, else, for the calls that are no part's, the first part left, in order; positions.size()
+// for a call left over. ADR-226 expects the generic list to be reordered ("even when their
+// generic list is reordered"), so a call is judged against the part it is, wherever the
+// implementation lists it.
 std::vector<std::size_t> MatchCalls(const Json& scripted, const std::vector<std::size_t>& positions,
                                     const std::vector<model::ParsedCall>& calls) {
   std::vector<std::size_t> match(calls.size(), positions.size());
@@ -165,30 +171,24 @@ Finding MissingCalls(const Json& scripted, const std::vector<std::size_t>& posit
                      positions.size(), calls.size());
 }
 
-// Which reported call stands for which pending part: in order, or, when the implementation
-// reports one call per functionCall part (the server-answered ones too, ADR-226.B2), each at its
-// own part, so the B2 finding does not also misalign every later call; with fewer calls, each at
-// the part it stands for, so one lost call does not misalign the others.
+// Which reported call stands for which pending part: each call at the part it is (MatchCalls),
+// among the pending parts, or among every functionCall part when the implementation reports
+// one call per part, the server-answered ones too (ADR-226.B2, found apart), so that finding
+// does not also misalign every later call. One lost, added or moved call never misaligns the
+// others.
 std::vector<std::pair<std::size_t, std::size_t>> PairCalls(
     const Json& scripted, const std::vector<std::size_t>& positions,
     const std::vector<model::ParsedCall>& calls) {
   const auto all = detail::FunctionCallPositions(scripted);
+  const bool every_part = calls.size() == all.size() && all.size() > positions.size();
+  const std::vector<std::size_t>& parts = every_part ? all : positions;
+  const auto match = MatchCalls(scripted, parts, calls);
   std::vector<std::pair<std::size_t, std::size_t>> pairs;  // (reported call, part position)
-  if (calls.size() == all.size() && all.size() > positions.size()) {
-    for (std::size_t j = 0; j < all.size(); ++j) {
-      if (std::find(positions.begin(), positions.end(), all[j]) != positions.end()) {
-        pairs.emplace_back(j, all[j]);
-      }
-    }
-  } else if (calls.size() < positions.size()) {
-    const auto match = MatchCalls(scripted, positions, calls);
-    for (std::size_t i = 0; i < calls.size(); ++i) {
-      if (match[i] < positions.size()) pairs.emplace_back(i, positions[match[i]]);
-    }
-  } else {
-    for (std::size_t i = 0; i < calls.size() && i < positions.size(); ++i) {
-      pairs.emplace_back(i, positions[i]);
-    }
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    if (match[i] >= parts.size()) continue;
+    const std::size_t position = parts[match[i]];
+    if (std::find(positions.begin(), positions.end(), position) == positions.end()) continue;
+    pairs.emplace_back(i, position);
   }
   return pairs;
 }
@@ -252,6 +252,16 @@ void JudgeExchange(const CaseRun& run, std::size_t k, std::vector<Finding>& find
     findings.push_back(MissingCalls(scripted, positions, calls, k));
   }
   for (const auto& [i, position] : PairCalls(scripted, positions, calls)) {
+    const Json* name = NameOf(scripted[position]);
+    if (name != nullptr && *name != calls[i].name) {
+      // The public call of a native call carries its name: a call under another name is not
+      // that call (ADR-224.11: one public ToolCall per pending call, its map intact).
+      findings.push_back(MakeFinding("ADR-224.11", kWireViolation, std::nullopt, "",
+                                     "the public name of call " + std::to_string(i) +
+                                         " of exchange " + std::to_string(k + 1) +
+                                         " differs from its functionCall part's name",
+                                     *name, calls[i].name));
+    }
     const std::string label = "the public arguments of call " + std::to_string(i) +
                               " of exchange " + std::to_string(k + 1);
     JudgeCall(label, detail::Member(scripted[position]["functionCall"], "args"),

@@ -100,7 +100,7 @@ bool Distinctive(const Json& value, const Json* name) {
 void CarriedAt(const Expected& e, const Json& node, const std::string& at, std::size_t depth,
                std::vector<std::string>& out, const Json* name, bool top = true) {
   if (depth == 0 || (!node.is_object() && !node.is_array())) return;
-  if (!Distinctive(e.result.value, nullptr)) {
+  if (!Distinctive(e.result.value, name)) {
     if (!top) return;
     for (const auto& member : node) {
       if (!IsPayload(e, member) && Distinctive(member, name)) return;
@@ -219,9 +219,9 @@ void Consider(const Json& expected, const Json& actual, const std::string& point
 // payload (as CarriedAt), and every JSON text reading back as a value, is a place the payload
 // may travel in (the same rule for a result and its JSON text).
 void ConsiderWrapped(const Expected& e, const Json& node, const std::string& at, Closest& best,
-                     bool top = true) {
+                     const Json* name, bool top = true) {
   if (!node.is_object() && !node.is_array()) return;
-  if (!top && !Distinctive(e.result.value, nullptr)) return;
+  if (!top && !Distinctive(e.result.value, name)) return;
   std::size_t i = 0;
   for (auto it = node.begin(); it != node.end(); ++it, ++i) {
     const std::string child = node.is_object() ? PointerAppend(at, it.key()) : PointerAppend(at, i);
@@ -232,12 +232,12 @@ void ConsiderWrapped(const Expected& e, const Json& node, const std::string& at,
         Consider(e.result.value, *decoded.value, child, true, best);
       }
     }
-    ConsiderWrapped(e, it.value(), child, best, false);
+    ConsiderWrapped(e, it.value(), child, best, name, false);
   }
 }
 
 Closest ClosestPlace(Profile profile, const Expected& e, const std::string& at,
-                     const Json& response) {
+                     const Json& response, const Json* name) {
   const model::Result& r = e.result;
   Closest best;
   if (IsObject(r)) {
@@ -247,16 +247,16 @@ Closest ClosestPlace(Profile profile, const Expected& e, const std::string& at,
   } else if (response.size() == 1) {
     Consider(r.value, *response.begin(), PointerAppend(at, response.begin().key()), false, best);
   }
-  if (profile == Profile::kGemini) ConsiderWrapped(e, response, at, best);
+  if (profile == Profile::kGemini) ConsiderWrapped(e, response, at, best, name);
   return best;
 }
 
 // The finding for a payload `response` that does not preserve `e` (neither form accepted).
 Finding DiagnosePayload(Profile profile, const Expected& e, std::size_t request,
-                        const std::string& at, const Json& response) {
+                        const std::string& at, const Json& response, const Json* name) {
   const model::Result& r = e.result;
   const std::string what = "the functionResponse for " + e.label;
-  const Closest best = ClosestPlace(profile, e, at, response);
+  const Closest best = ClosestPlace(profile, e, at, response, name);
   if (profile == Profile::kAdr && IsScalar(r) && response.size() != 1) {
     // ADR-224.5: the fallback wraps the value in an object of exactly one member.
     return MakeFinding("ADR-224.5", kWireViolation, request, at,
@@ -294,6 +294,30 @@ Finding DiagnosePayload(Profile profile, const Expected& e, std::size_t request,
   return MakeFinding("ADR-224.3", kWireViolation, request, placed ? best.pointer : at,
                      what + " does not preserve the result's value",
                      placed ? best.expected : r.value, placed ? best.actual : response);
+}
+
+// Whether `node` holds e's payload anywhere below it (any depth, distinctive or not), leaving
+// out members keyed `skip` (nullptr: none).
+bool HoldsPayload(const Expected& e, const Json& node, std::size_t depth, const char* skip) {
+  if (depth == 0 || (!node.is_object() && !node.is_array())) return false;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (node.is_object() && skip != nullptr && it.key() == skip) continue;
+    if (IsPayload(e, it.value()) || HoldsPayload(e, it.value(), depth - 1, skip)) return true;
+  }
+  return false;
+}
+
+// Profile gemini: a result that proves nothing (CarriedAt: `false`, `0`, the function's name)
+// found in the wrapper only where it does not count (beside a distinctive member, or deeper
+// than the top level), as in `{"isError": false, "output": "x"}` for the result false. The
+// wrapper may carry it or may have lost it behind a flag of its own: no ADR sentence tells the
+// two apart, so it is not judged; a wrapper without the value anywhere lost it (ADR-224.3). A
+// result equal to the function's name is not found in a `name` member, the wrapper's own echo
+// of the name (`{"name": "sum", "output": "x"}` lost the result "sum").
+bool Undecidable(Profile profile, const Expected& e, const Json& response, const Json* name) {
+  if (profile != Profile::kGemini || Distinctive(e.result.value, name)) return false;
+  const bool is_name = name != nullptr && e.result.value == *name;
+  return HoldsPayload(e, response, kJudgeMaxDepth, is_name ? "name" : nullptr);
 }
 
 bool Within(const std::string& pointer, const std::string& outer) {
@@ -434,6 +458,54 @@ Finding NoObjectResponse(const Expected& expected, std::size_t request,
   return f;
 }
 
+// An answer that keeps its result in no accepted form: the result of another call instead
+// (ADR-226.3), a result that proves nothing beside other values (not judged), or the drift
+// DiagnosePayload names.
+void JudgeLostPayload(const CaseRun& run, const detail::ConversationTurn& turn,
+                      const TurnExpectations& expectations, std::size_t call,
+                      const Assignment& assigned, std::size_t request,
+                      const std::string& at_response, const Json& fr, const Json& response,
+                      std::vector<Finding>& findings) {
+  const Expected& expected = *expectations.of_call[assigned.result];
+  const Json* name = detail::Member(fr, "name");
+  // ADR-224: "This decision does not close nested JSON-kind preservation": an answer that is
+  // its call's by its own id or name (or matched to a result among identical ID-less calls)
+  // and keeps its result up to a numeric or {} -> [] kind is ADR-224.F1 only, even when it
+  // then equals another call's result.
+  const bool kind_only = assigned.kind_only ||
+                         (IdentifiedByOwn(turn, call, fr) &&
+                          ClosestPlace(run.profile, expected, at_response, response, name).rank == 0);
+  for (std::size_t o = 0; o < turn.calls.size() && !kind_only; ++o) {
+    const auto& other = expectations.of_call[o];
+    if (o == assigned.result || !other) continue;
+    if (!CarriesOther(run.profile, *other, response, name)) continue;
+    findings.push_back(Misassociated(run, turn, call, o, request, at_response,
+                                     " carries instead of its own the result of call ", expected,
+                                     response));
+    return;
+  }
+  if (Undecidable(run.profile, expected, response, name)) {
+    findings.push_back(NotJudged(
+        "ADR-224.3", "the functionResponse for " + expected.label +
+                         " holds a result that proves nothing on its own (a number, boolean, "
+                         "null, empty value or the function's name) only beside other values, "
+                         "so whether it is the result or the wrapper's own cannot be told"));
+    return;
+  }
+  findings.push_back(DiagnosePayload(run.profile, expected, request, at_response, response, name));
+}
+
+// The adr profile only: the value is preserved, but not in these ADRs' encoding.
+Finding NotAdrEncoded(const Expected& expected, std::size_t request,
+                      const std::string& at_response, const Json& response) {
+  const model::Result& r = expected.result;
+  const char* clause = IsList(r) ? "ADR-224.4" : IsObject(r) ? "ADR-224.3" : "ADR-224.5";
+  return MakeFinding(clause, kWireViolation, request, at_response,
+                     "the functionResponse for " + expected.label +
+                         " keeps the value but not in the ADR-224 encoding",
+                     IsList(r) ? NumericKeyObject(r.value) : r.value, response);
+}
+
 // The payload check of one identified answer.
 void JudgePayload(const CaseRun& run, const detail::ConversationTurn& turn,
                   const TurnExpectations& expectations, std::size_t call,
@@ -470,36 +542,11 @@ void JudgePayload(const CaseRun& run, const detail::ConversationTurn& turn,
     return;
   }
   if (!PreservingForm(run.profile, *expected, *response, name)) {
-    // ADR-224: "This decision does not close nested JSON-kind preservation": an answer that is
-    // its call's by its own id or name (or matched to a result among identical ID-less calls)
-    // and keeps its result up to a numeric or {} -> [] kind is ADR-224.F1 only, even when it
-    // then equals another call's result.
-    const bool kind_only =
-        assigned.kind_only ||
-        (IdentifiedByOwn(turn, call, *at.fr) &&
-         ClosestPlace(run.profile, *expected, at_response, *response).rank == 0);
-    for (std::size_t o = 0; o < turn.calls.size() && !kind_only; ++o) {
-      const auto& other = expectations.of_call[o];
-      if (o == assigned.result || !other) continue;
-      if (!CarriesOther(run.profile, *other, *response, detail::Member(*at.fr, "name"))) continue;
-      findings.push_back(Misassociated(run, turn, call, o, request, at_response,
-                                       " carries instead of its own the result of call ",
-                                       *expected, *response));
-      return;
-    }
-    findings.push_back(DiagnosePayload(run.profile, *expected, request, at_response, *response));
+    JudgeLostPayload(run, turn, expectations, call, assigned, request, at_response, *at.fr,
+                     *response, findings);
     return;
   }
-  // The adr profile only: the value is preserved, but not in these ADRs' encoding.
-  const char* clause = IsList(expected->result)     ? "ADR-224.4"
-                       : IsObject(expected->result) ? "ADR-224.3"
-                                                    : "ADR-224.5";
-  findings.push_back(MakeFinding(
-      clause, kWireViolation, request, at_response,
-      "the functionResponse for " + expected->label +
-          " keeps the value but not in the ADR-224 encoding",
-      IsList(expected->result) ? NumericKeyObject(expected->result.value) : expected->result.value,
-      *response));
+  findings.push_back(NotAdrEncoded(*expected, request, at_response, *response));
 }
 
 using Carries = std::function<bool(std::size_t call, std::size_t result)>;
@@ -562,7 +609,9 @@ std::vector<Assignment> AssignResults(Profile profile, const detail::Conversatio
     const Json* response =
         detail::Member(*answers.responses[*answers.answer_of[c]].fr, "response");
     return response != nullptr && response->is_object() &&
-           ClosestPlace(profile, *expectations.of_call[r], "", *response).rank == 0;
+           ClosestPlace(profile, *expectations.of_call[r], "", *response,
+                        detail::Member(*answers.responses[*answers.answer_of[c]].fr, "name"))
+                   .rank == 0;
   };
   const auto interchangeable = [&](std::size_t c) {
     return !turn.calls[c].native_id && !turn.calls[c].answered_inside;

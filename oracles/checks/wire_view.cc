@@ -499,4 +499,13 @@ std::vector<DriftAt> Without(std::vector<DriftAt> drifts, Drift drift) {
   return drifts;
 }
 
+bool StandsFor(const Json& native_args, const Json& public_args) {
+  const Json native = native_args.is_array() ? NumericKeyObject(native_args) : native_args;
+  const Json given = public_args.is_array() ? NumericKeyObject(public_args) : public_args;
+  for (const DriftAt& d : Drifts(native, given, "")) {
+    if (d.drift != Drift::kNumericKind && d.drift != Drift::kObjectBecameList) return false;
+  }
+  return true;
+}
+
 }  // namespace gemini_oracle::checks::detail

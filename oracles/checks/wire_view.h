@@ -151,4 +151,10 @@ std::optional<DriftAt> WorstDrift(const std::vector<DriftAt>& drifts);
 /// `drifts` without those of kind `drift` (e.g. numeric kind where it is no finding).
 std::vector<DriftAt> Without(std::vector<DriftAt> drifts, Drift drift);
 
+/// Whether public arguments stand for native args: equal under ADR-226.8 (a list root as its
+/// numeric-key map), or drifted only in ways ADR-224.F1 leaves open (an integer become a float,
+/// a nested object become a list). A call with those drifts is still that call; the drift is
+/// judged on its own.
+bool StandsFor(const Json& native_args, const Json& public_args);
+
 }  // namespace gemini_oracle::checks::detail

@@ -9,18 +9,14 @@ namespace gemini_oracle::runner {
 namespace {
 
 // Whether a reported call stands for a functionCall part: same name, and arguments equal under
-// the judges' own ADR-226.8 rule (a list args root as its numeric-key map).
+// the judges' own ADR-226.8 rule (a list args root as its numeric-key map), or drifted only in
+// the ways ADR-224.F1 leaves open, which the judges find on their own.
 bool Stands(const model::ParsedCall& call, const Json& part) {
   const Json* fc = checks::detail::Member(part, "functionCall");
   const Json* name = fc != nullptr ? checks::detail::Member(*fc, "name") : nullptr;
   if (name == nullptr || !name->is_string() || *name != call.name) return false;
   const Json* args = checks::detail::Member(*fc, "args");
-  const Json native = args == nullptr ? Json::object()
-                      : args->is_array() ? checks::detail::NumericKeyObject(*args)
-                                         : *args;
-  const Json& given = call.arguments;
-  return checks::detail::ArgumentsEqual(
-      native, given.is_array() ? checks::detail::NumericKeyObject(given) : given);
+  return checks::detail::StandsFor(args != nullptr ? *args : Json::object(), call.arguments);
 }
 
 // Whether reported call i stands for the i-th of `positions` for every i: only then does a

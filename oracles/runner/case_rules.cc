@@ -560,15 +560,43 @@ RootPlace PlaceOfPointer(const std::string& pointer, bool answering, std::string
   return place;
 }
 
+// The 1-based index of the first exchange whose answer is streamed, or 0 when none is.
+std::size_t FirstStreamedAnswer(const Json& document) {
+  const Json* exchanges = Member(document, "exchanges");
+  if (exchanges == nullptr || !exchanges->is_array()) return 0;
+  for (std::size_t e = 0; e < exchanges->size(); ++e) {
+    const Json* response = Member((*exchanges)[e], "response");
+    if (response != nullptr && Member(*response, "stream") != nullptr) return e + 1;
+  }
+  return 0;
+}
+
 // INTERPRETING §8.3: one rule decides each kind, so no must-level literal assertion is stricter
-// than the always-on judges on what the ADRs leave open.
+// than the always-on judges on what the ADRs leave open. Likewise §8.5: a request that carries
+// a turn captured from a stream may send it as one content or one per event, which rests on
+// ADR-226.B1 ("new streamed capture" stays separate), so a must-level assertion on that request
+// as sent (`view: "sent"`) pins what the ADRs leave to the implementation.
 void CheckAssertionKinds(const Json& document, const ClauseRegistry& registry,
                          std::vector<Finding>& out) {
   const Json* expect = Member(document, "expect");
   const Json* wire = expect == nullptr ? nullptr : Member(*expect, "wire");
   if (wire == nullptr || !wire->is_array()) return;
+  const std::size_t first_streamed = FirstStreamedAnswer(document);
   for (std::size_t k = 0; k < wire->size(); ++k) {
     const Json& assertion = (*wire)[k];
+    const Json* view = Member(assertion, "view");
+    const Json* request = Member(assertion, "request");
+    const Json* cited = Member(assertion, "clause");
+    if (view != nullptr && *view == "sent" && first_streamed != 0 && request != nullptr &&
+        request->is_number_unsigned() && request->get<std::size_t>() > first_streamed &&
+        cited != nullptr && cited->is_string() &&
+        registry.LevelOf(cited->get<std::string>()) == Level::kMust) {
+      out.push_back({std::string(kWireStricterThanRule), "/expect/wire/" + std::to_string(k),
+                     "a must-level assertion (" + cited->get<std::string>() +
+                         ") pins as sent a request carrying a turn captured from a stream, "
+                         "whose form INTERPRETING §8.5 leaves open: cite ADR-226.B1 or drop "
+                         "`view: \"sent\"`"});
+    }
     const Json* equals = Member(assertion, "equals");
     const Json* clause = Member(assertion, "clause");
     const Json* pointer = Member(assertion, "pointer");

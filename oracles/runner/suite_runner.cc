@@ -288,20 +288,20 @@ bool IsGating(const checks::Finding& f, const SuiteOptions& options) {
 
 // A run the application stopped because the implementation's parse did not fit the case's
 // actions (DriverReport::stopped) never passes silently. The case checker made the actions fit
-// the answer the server sent, so the parse lost, merged, reordered or made up calls. When the
-// public calls' judges (public_arguments, ids) found something in the stopped exchange, those
-// findings explain the stop and decide at their own levels (an open ADR-224.F1 drift, a beyond
-// ADR-226.B2 call). Otherwise, unless another finding gates, the stop itself is ADR-224.11:
-// ADR-224 "Public ToolCall arguments remain arrays" (each native call reaches the application
-// as a public call with its argument map) and ADR-226 "Validate the owning turn, one-to-one
-// IDs, complete coverage" (every native call has its public call). A stop on a streamed answer
-// in a case whose premise is streamed capture (it cites only beyond clauses) is beyond, as
-// every finding resting on that premise (INTERPRETING §9). Either way what the case asks after
-// the stop was not run: a not_judged note says so.
-void GateStoppedRun(const Case& c, const DriverReport& report, std::size_t sent,
-                    const ClauseRegistry& registry, const SuiteOptions& options,
-                    std::vector<checks::Finding>& findings, nlohmann::json& not_judged) {
-  if (!report.stopped) return;
+// the answer the server sent, so the parse lost, merged, renamed or made up calls, or altered
+// their arguments. The public calls' judges (public_arguments, ids) then find it in the stopped
+// exchange, and their findings decide at their own levels: a lost call or a renamed one is a
+// must finding (ADR-224.11, 226.2, 226.20), an open ADR-224.F1 drift gates only under
+// --strict, a beyond ADR-226.B2 call only under --beyond. What the stop left undone (requests
+// never sent, the accepted outcome) is listed as not judged.
+// A stop those judges do not explain (the calls reported stand one-to-one for the pending
+// parts, names and arguments) is the driver's own: its run is not the case's, and the
+// returned reason makes the case an `error`, unless a finding already fails it.
+std::optional<std::string> GateStoppedRun(const Case& c, const DriverReport& report,
+                                          std::size_t sent, const SuiteOptions& options,
+                                          std::vector<checks::Finding>& findings,
+                                          nlohmann::json& not_judged) {
+  if (!report.stopped) return std::nullopt;
   const std::size_t stop = report.stopped->exchange;
   for (const auto& clause : c.clauses) {
     nlohmann::json note = nlohmann::json::object();
@@ -310,43 +310,27 @@ void GateStoppedRun(const Case& c, const DriverReport& report, std::size_t sent,
                      ": the rest of the conversation was not run";
     not_judged.push_back(std::move(note));
   }
+  // What the stop left undone (requests never sent, the accepted outcome) is not judged.
+  std::erase_if(findings, [&](const checks::Finding& f) {
+    const bool undone = (!report.refusal && checks::ReasonTag(f) == checks::kShouldHaveAccepted) ||
+                        (f.request && *f.request > sent);
+    if (!undone) return false;
+    nlohmann::json note = nlohmann::json::object();
+    note["clause"] = f.clause;
+    note["reason"] = "not run: the application stopped at exchange " + std::to_string(stop);
+    not_judged.push_back(std::move(note));
+    return true;
+  });
   const bool explained = std::any_of(findings.begin(), findings.end(), [&](const auto& f) {
     return f.exchange && *f.exchange == stop;
   });
-  if (explained) {
-    const bool gates = std::any_of(findings.begin(), findings.end(), [&](const auto& f) {
-      return f.exchange && *f.exchange == stop && IsGating(f, options);
-    });
-    if (gates) return;  // the case fails; what the stop left undone stays reported as such
-    // A stop no gating finding explains: what it left undone (requests never sent, the
-    // accepted outcome) is not judged.
-    std::erase_if(findings, [&](const checks::Finding& f) {
-      const bool undone =
-          (!report.refusal && checks::ReasonTag(f) == checks::kShouldHaveAccepted) ||
-          (f.request && *f.request > sent);
-      if (!undone) return false;
-      nlohmann::json note = nlohmann::json::object();
-      note["clause"] = f.clause;
-      note["reason"] = "not run: the application stopped at exchange " + std::to_string(stop);
-      not_judged.push_back(std::move(note));
-      return true;
-    });
-    return;
-  }
-  if (std::any_of(findings.begin(), findings.end(),
-                  [&](const checks::Finding& f) { return IsGating(f, options); })) {
-    return;
-  }
-  checks::Finding f = checks::MakeFinding(
-      "ADR-224.11", checks::kWireViolation, std::nullopt, "",
-      "the application stopped at exchange " + std::to_string(stop) +
-          ": the case's actions do not fit the calls the implementation parsed (" +
-          report.stopped->reason + ")",
-      "the calls of the answer", "stopped");
-  const bool premise = CitesOnlyBeyond(c, registry) && stop >= FirstStreamedExchange(c);
-  f.level = premise ? "beyond" : "must";
-  f.exchange = stop;
-  findings.push_back(std::move(f));
+  const bool gates = std::any_of(findings.begin(), findings.end(),
+                                 [&](const checks::Finding& f) { return IsGating(f, options); });
+  if (explained || gates) return std::nullopt;
+  return "the application stopped at exchange " + std::to_string(stop) +
+         " although the calls the implementation reported stand one-to-one for the pending "
+         "functionCall parts (" +
+         report.stopped->reason + "); the driver's run is not the case's";
 }
 
 nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& driver,
@@ -536,7 +520,8 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
                tag == checks::kShouldHaveRefused;
       });
     }
-    GateStoppedRun(c, report, journal.size(), registry, options, findings, result["not_judged"]);
+    const std::optional<std::string> unexplained_stop =
+        GateStoppedRun(c, report, journal.size(), options, findings, result["not_judged"]);
     std::optional<std::string> reason;
     for (const auto& f : findings) {
       const bool gating = IsGating(f, options);
@@ -551,6 +536,9 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
           "transport failure between the implementation and the capture server "
           "in exchange " +
           std::to_string(report.refusal->exchange) + "; not a conformance verdict";
+    } else if (unexplained_stop && !reason) {
+      result["verdict"] = std::string(reports::kError);
+      result["reason"] = *unexplained_stop;
     } else if (c.expected == Expected::kImplementationDefined && !reason) {
       result["verdict"] = std::string(reports::kImplementationDefined);
       result["reason"] = report.refusal ? "refused: " + report.refusal->code : "accepted";

@@ -723,9 +723,9 @@ TEST(Answers, IdenticalIdlessCallsKindOnlyDriftIsOpenNotRepetition) {
             (Places{{"ADR-226.20", second}}));
 }
 
-// One ID'd call whose result is RESULT.
-std::vector<Finding> OnSingleResult(const std::string& result, const std::string& response,
-                                    Profile profile) {
+// One ID'd call whose result is RESULT, every finding (not-judged notes too).
+std::vector<Finding> OnSingleResultAll(const std::string& result, const std::string& response,
+                                       Profile profile) {
   const auto c = MakeCase(Replace(std::string(kFloatResultCase), R"({"total": 3.0})", result));
   const auto journal = MakeJournal(
       {R"({"contents":[{"role":"user","parts":[{"text":"total?"}]}]})",
@@ -736,22 +736,46 @@ std::vector<Finding> OnSingleResult(const std::string& result, const std::string
   model::DriverReport report;
   report.exchanges.push_back(testing::Exchange({testing::Call("tc_1", "sum", "{}")}));
   report.exchanges.push_back(testing::Exchange());
-  return Judged(JudgeResults({c, journal, report, nullptr, profile}));
+  return JudgeResults({c, journal, report, nullptr, profile});
 }
 
-// Under gemini a value that proves nothing (false, 0, null, "", {}, []) counts only as a
-// top-level member: deeper, it is as likely the wrapper's own flag or count as the result.
+// The same, gating and open findings only.
+std::vector<Finding> OnSingleResult(const std::string& result, const std::string& response,
+                                    Profile profile) {
+  return Judged(OnSingleResultAll(result, response, profile));
+}
+
+// Whether `findings` are not-judged notes only, one of them under `clause` saying `says`.
+bool OnlyNotJudged(const std::vector<Finding>& findings, const std::string& clause,
+                   const std::string& says) {
+  const bool noted = std::any_of(findings.begin(), findings.end(), [&](const Finding& f) {
+    return f.clause == clause && f.message.find(says) != std::string::npos;
+  });
+  return noted && Judged(findings).empty();
+}
+
+// Under gemini a value that proves nothing (false, 0, null, "", {}, [], the function's name)
+// counts only as a top-level member with no distinctive member beside it. Found only where it
+// does not count, it may be the result or the wrapper's own flag: not judged (ADR-224.3). Found
+// nowhere, the result is lost: ADR-224.3.
 TEST(Answers, NonDistinctiveResultOnlyAtTopLevelUnderGeminiProfile) {
   const std::string base = "/contents/2/parts/0/functionResponse/response";
   EXPECT_TRUE(OnSingleResult("false", R"({"output":false})", Profile::kGemini).empty());
   EXPECT_TRUE(
       OnSingleResult("false", R"({"isError":false,"output":false})", Profile::kGemini).empty());
-  const auto flag = OnSingleResult("false", R"({"isError":false,"output":"x"})", Profile::kGemini);
-  ASSERT_EQ(flag.size(), 1u) << Describe(flag);
-  EXPECT_EQ(flag[0].clause, "ADR-224.3");
-  const auto deep = OnSingleResult("0", R"({"meta":{"count":0},"output":"x"})", Profile::kGemini);
-  ASSERT_EQ(deep.size(), 1u) << Describe(deep);
-  EXPECT_EQ(deep[0].clause, "ADR-224.3");
+  const auto flag =
+      OnSingleResultAll("false", R"({"isError":false,"output":"x"})", Profile::kGemini);
+  EXPECT_TRUE(OnlyNotJudged(flag, "ADR-224.3", "proves nothing")) << Describe(flag);
+  const auto lost = OnSingleResult("false", R"({"isError":true,"output":"x"})", Profile::kGemini);
+  ASSERT_EQ(lost.size(), 1u) << Describe(lost);
+  EXPECT_EQ(lost[0].clause, "ADR-224.3");
+  const auto deep =
+      OnSingleResultAll("0", R"({"meta":{"count":0},"output":"x"})", Profile::kGemini);
+  EXPECT_TRUE(OnlyNotJudged(deep, "ADR-224.3", "proves nothing")) << Describe(deep);
+  const auto other_count =
+      OnSingleResult("0", R"({"meta":{"count":1},"output":"x"})", Profile::kGemini);
+  ASSERT_EQ(other_count.size(), 1u) << Describe(other_count);
+  EXPECT_EQ(other_count[0].clause, "ADR-224.3");
   // A kind-close number deep inside a wrapper makes no open finding of a lost value.
   const auto count =
       OnSingleResult("3.0", R"({"output":"x","meta":{"count":3}})", Profile::kGemini);
@@ -763,6 +787,16 @@ TEST(Answers, NonDistinctiveResultOnlyAtTopLevelUnderGeminiProfile) {
   EXPECT_TRUE(OnSingleResult(R"({"total": 3.0})", R"({"a":{"b":[{"total":3.0}]}})",
                              Profile::kGemini)
                   .empty());
+  // Text equal to the function's name proves nothing: the result "sum" of the call sum is not
+  // carried by the wrapper's name member beside a lost output, and is by a lone one.
+  const auto named =
+      OnSingleResult(R"("sum")", R"({"name":"sum","output":"<lost>"})", Profile::kGemini);
+  ASSERT_EQ(named.size(), 1u) << Describe(named);
+  EXPECT_EQ(named[0].clause, "ADR-224.3");
+  EXPECT_TRUE(OnSingleResult(R"("sum")", R"({"output":"sum"})", Profile::kGemini).empty());
+  const auto gone = OnSingleResult(R"("sum")", R"({"output":"<lost>"})", Profile::kGemini);
+  ASSERT_EQ(gone.size(), 1u) << Describe(gone);
+  EXPECT_EQ(gone[0].clause, "ADR-224.3");
 }
 
 // Under gemini a short text result of a parallel call ("ok") is no proof that another call's

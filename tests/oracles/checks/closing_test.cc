@@ -29,7 +29,7 @@ TEST(Closing, ReportsMissingMode) {
 
 // Google documents NONE as "Model behavior is same as when not passing any function
 // declarations": a closing request that sends no tools, with or without the mode, disables
-// calling as asked. Before, each was reported as "drops the declared tools" (ADR-226.17).
+// calling as asked: no "drops the declared tools" finding (ADR-226.17).
 TEST(Closing, AcceptsNoneExpressedBySendingNoDeclarations) {
   const std::string no_tools = Replace(
       testing::kParallelRequest2, R"("tools":[{"functionDeclarations":[{"name":"lookup"}]}],)", "");

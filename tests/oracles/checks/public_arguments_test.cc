@@ -51,7 +51,7 @@ TEST(PublicArgumentKinds, AcceptsFloatNormalizedToInteger) {
 
 // Reports an integer handed over as a float (7 as 7.0, at the root or in a nested list) under
 // the open ADR-224.F1: the text permits only the inherited float-to-integer normalization
-// (ADR-226: "without inventing lost JSON kinds"). Before, it was no finding at all.
+// (ADR-226: "without inventing lost JSON kinds").
 TEST(PublicArgumentKinds, ReportsIntegerTurnedFloatAsOpen) {
   for (const char* drifted : {R"({"n":2.0,"k":7.0,"box":{},"dims":[1,2],"s":"x"})",
                               R"({"n":2.0,"k":7,"box":{},"dims":[1.0,2],"s":"x"})"}) {
@@ -173,8 +173,7 @@ TEST(PublicArgumentKinds, PairsReportedCallsWithPendingCalls) {
 }
 
 // Reports a public call made for the call the server answered inside its content (ADR-226.B2),
-// and, without such a call, a public call the model never made (ADR-224.11). Before, more
-// reported calls than pending parts passed unseen.
+// and, without such a call, a public call the model never made (ADR-224.11).
 TEST(PublicArgumentKinds, ReportsPublicCallsBeyondThePendingOnes) {
   auto findings = JudgeServerAnswered({testing::Call("tc_1", "beep", "{}"),
                                        testing::Call("tc_2", "print", R"({"text":"hi"})")});
@@ -191,7 +190,7 @@ TEST(PublicArgumentKinds, ReportsPublicCallsBeyondThePendingOnes) {
 
 // Fails fewer reported calls than pending calls (a parse that lost calls), gating, never a
 // check left undone: ADR-224.11 for a lost ID-less call, ADR-226.2 for a lost call with a
-// native id. Before, both were not-judged notes and the run passed.
+// native id.
 TEST(PublicArgumentKinds, FailsMissingReportedCalls) {
   const auto findings = JudgeServerAnswered({});
   EXPECT_EQ(Where(findings), (Places{{"ADR-224.11", ""}})) << Describe(findings);
@@ -242,6 +241,45 @@ TEST(PublicArgumentKinds, FailsIdenticalCallsMerged) {
                                        R"("id": "call_A1", )", ""));
   EXPECT_EQ(Where(JudgePublicArguments({idless, journal, report})),
             (Places{{"ADR-226.20", ""}}));
+}
+
+// A public call under another name than its part's is not that call (ADR-224.11); the same
+// calls under their own names are no finding.
+TEST(PublicArgumentKinds, ReportsRenamedCall) {
+  const auto c = MakeCase(kNestedCase);
+  const auto journal = MakeJournal({R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})"});
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange(
+      {testing::Call("tc_1", "f", kExact), testing::Call("tc_2", "g", "{}")}));
+  EXPECT_TRUE(JudgePublicArguments({c, journal, report}).empty());  // positive control
+  report.exchanges[0].calls[1].name = "h";
+  const auto renamed = JudgePublicArguments({c, journal, report});
+  EXPECT_EQ(Where(renamed), (Places{{"ADR-224.11", ""}})) << Describe(renamed);
+  ASSERT_EQ(renamed.size(), 1u);
+  EXPECT_NE(renamed[0].message.find("public name of call 1"), std::string::npos)
+      << renamed[0].message;
+}
+
+// Calls listed in another order than their parts (ADR-226 expects "their generic list is
+// reordered") are each judged against the part they are: nothing when right, the altered one
+// alone when one is wrong, and a call with an open drift still found at its own part.
+TEST(PublicArgumentKinds, JudgesReorderedCallsAtTheirParts) {
+  const auto c = MakeCase(kNestedCase);
+  const auto journal = MakeJournal({R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})"});
+  const auto judge = [&](std::string_view f_arguments) {
+    model::DriverReport report;
+    report.exchanges.push_back(testing::Exchange(
+        {testing::Call("tc_2", "g", "{}"), testing::Call("tc_1", "f", f_arguments)}));
+    return JudgePublicArguments({c, journal, report});
+  };
+  EXPECT_TRUE(judge(kExact).empty()) << Describe(judge(kExact));
+  const auto drifted = judge(R"({"n":2.0,"k":7,"box":[],"dims":[1,2],"s":"x"})");
+  EXPECT_EQ(Where(drifted), (Places{{"ADR-224.F1", ""}})) << Describe(drifted);
+  const auto altered = judge(R"({"n":2.0,"k":8,"box":{},"dims":[1,2],"s":"x"})");
+  EXPECT_EQ(Where(altered), (Places{{"ADR-224.11", ""}})) << Describe(altered);
+  ASSERT_EQ(altered.size(), 1u);
+  EXPECT_NE(altered[0].message.find("public arguments of call 1"), std::string::npos)
+      << altered[0].message;
 }
 
 // A refused parse leaves no calls to judge and nothing to note.

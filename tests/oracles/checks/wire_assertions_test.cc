@@ -46,7 +46,7 @@ TEST(WireAssertions, ReportsKindChange) {
 
 // Under the gemini profile an assertion inside functionResponse.response pins the adr encoding
 // of a result: it is listed as not judged (the results judge checks the value), while the
-// other assertions still apply. Before, a correct framework wrapping failed it.
+// other assertions still apply, so a correct framework's own wrapping does not fail it.
 TEST(WireAssertions, LeavesResultEncodingPinsToTheAdrProfile) {
   const auto c = MakeCase(testing::kParallelCase);
   const std::string wrapped =
@@ -108,7 +108,7 @@ TEST(WireAssertions, CitesTheAssertionsOwnClause) {
 }
 
 // A member outside `contents` is no ADR's: its assertion fails under REF.B1 (reference only),
-// whatever clause the case wrote. Before, it failed under the written must-clause.
+// whatever clause the case wrote, never under the written must-clause.
 TEST(WireAssertions, CitesRecordingFidelityOutsideContents) {
   const auto c = MakeCase(Replace(std::string(testing::kParallelCase),
                                   R"("pointer": "/toolConfig", "absent": true)",

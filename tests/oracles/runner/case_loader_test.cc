@@ -788,6 +788,33 @@ TEST_F(CaseLoaderTest, AssertionNoStricterThanKindRule) {
   }
 }
 
+// Refuses a must-level assertion on a request as sent (`view: "sent"`) when that request carries
+// a turn captured from a stream (INTERPRETING §8.5 leaves its form open, ADR-226.B1); accepts it
+// citing ADR-226.B1, and the same must-level assertion in the joined view.
+TEST_F(CaseLoaderTest, SentViewOfAStreamedTurnIsNoMustPin) {
+  std::string streamed = Replace(kGood, R"("response": {"body": {"candidates")",
+                                 R"("response": {"stream": {"events": [{"candidates")");
+  streamed = Replace(streamed, R"("args": {}}}]}}]}},
+      "then")",
+                     R"("args": {}}}]}}]}]}},
+      "then")");
+  streamed = Replace(streamed, R"("features": ["parallel"])",
+                     R"("features": ["parallel", "streaming", "stream-capture"])");
+  const std::string from = R"("pointer": "/contents/1/parts/0/functionCall/args",)";
+  const LoadedCase joined = LoadText("adr-226/y_view.json", streamed);
+  ASSERT_TRUE(joined.diagnostics.empty()) << Dump(joined.diagnostics);
+  const std::string sent = Replace(streamed, from, R"("view": "sent", )" + from);
+  const LoadedCase pinned = LoadText("adr-226/y_view.json", sent);
+  EXPECT_EQ(OfRule(pinned.diagnostics, rules::kWireStricterThanRule).size(), 1u)
+      << Dump(pinned.diagnostics);
+  const LoadedCase beyond = LoadText(
+      "adr-226/y_view.json", Replace(sent, R"("clause": "ADR-224.7")", R"("clause": "ADR-226.B1")"));
+  EXPECT_TRUE(OfRule(beyond.diagnostics, rules::kWireStricterThanRule).empty())
+      << Dump(beyond.diagnostics);
+  const LoadedCase whole = LoadText("adr-226/y_view.json", Replace(kGood, from, R"("view": "sent", )" + from));
+  EXPECT_TRUE(whole.diagnostics.empty()) << Dump(whole.diagnostics);
+}
+
 // Walks a folder outside the corpus as a corpus root, a subfolder as a case folder.
 TEST_F(CaseLoaderTest, FolderOutsideTheCorpusIsARoot) {
   TempDir other;

@@ -13,7 +13,6 @@ namespace {
 // Stops the conversation, with the report so far and no harness error, when a result's
 // selector picks none of the calls the implementation parsed (the case checker made it fit the
 // answer, so the parse is at fault, INTERPRETING §5.4); the reason echoes no native content.
-// Before, this was a harness error and nothing was judged.
 TEST(ReferenceDriver, UnmatchedSelectorStopsTheConversation) {
   capture::CaptureServer server;
   capture::ScriptedResponse turn;
