@@ -41,7 +41,9 @@ struct Finding {
   /// model turn sent as several contents (INTERPRETING §8.5).
   bool pointer_as_sent = false;
   /// 1-based exchange whose parsed answer (the public calls reported for it) the finding is
-  /// about; nullopt when not about one. A stopped run reads it (INTERPRETING §15).
+  /// about, set only when what it finds can make the case's selectors fit no call there (a
+  /// call lost, added, renamed, or arguments no longer equal under ADR-226.8); nullopt
+  /// otherwise. A stopped run reads it (INTERPRETING §5.4).
   std::optional<std::size_t> exchange;
 };
 

@@ -97,14 +97,12 @@ std::vector<Finding> JudgeIds(const CaseRun& run) {
       if (id.empty()) {
         findings.push_back(MakeFinding("ADR-226.1", kWireViolation, std::nullopt, "",
                                        label + " is empty", "nonempty", id));
-        findings.back().exchange = k + 1;
         continue;
       }
       if (!public_ids.insert(id).second) {
         findings.push_back(MakeFinding("ADR-226.1", kWireViolation, std::nullopt, "",
                                        label + " is already used in the conversation", "unique",
                                        id));
-        findings.back().exchange = k + 1;
       }
     }
   }

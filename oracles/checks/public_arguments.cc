@@ -25,6 +25,8 @@
 namespace gemini_oracle::checks {
 namespace {
 
+constexpr std::string_view kIntegerBecameFloat = " turn an integer into a float";
+
 // Whether an integer of `expected` became a float in `actual` somewhere (3 -> 3.0), reading
 // both as the drift reader does: same-kind containers member by member, a list and its
 // numeric-key object element by element.
@@ -61,7 +63,7 @@ void JudgeOne(const std::string& label, const Json& expected, const Json& actual
     });
     if (kind_only && IntegerBecameFloat(expected, actual)) {
       findings.push_back(MakeFinding("ADR-224.F1", kWireViolation, std::nullopt, "",
-                                     label + " turn an integer into a float", expected, actual));
+                                     label + std::string(kIntegerBecameFloat), expected, actual));
     }
     return;
   }
@@ -101,32 +103,17 @@ bool SameCall(const Json& a, const Json& b) {
          detail::ArgumentsEqual(NativeArgs(a), NativeArgs(b));
 }
 
-// Whether a reported call is the part's call: its name, and its arguments equal or drifted only
-// in the ways ADR-224.F1 leaves open (judged apart, at their own level).
-bool Stands(const Json& part, const model::ParsedCall& call) {
-  const Json* name = NameOf(part);
-  const Json* args = detail::Member(part["functionCall"], "args");
-  return name != nullptr && name->is_string() && *name == call.name &&
-         detail::StandsFor(args != nullptr ? *args : Json::object(), call.arguments);
-}
-
-// The part (index into `positions`) each reported call stands for: the first untaken part it
-// is, else, for the calls that are no part's, the first part left, in order; positions.size()
-// for a call left over. ADR-226 expects the generic list to be reordered ("even when their
-// generic list is reordered"), so a call is judged against the part it is, wherever the
-// implementation lists it.
+// The part (index into `positions`) each reported call stands for: the part it is
+// (MatchReportedCalls: name, and arguments equal or drifted only as ADR-224.F1 leaves open),
+// else, for the calls that are no part's, the first part left, in order; positions.size() for
+// a call left over. ADR-226 expects the generic list to be reordered ("even when their generic
+// list is reordered"), so a call is judged against the part it is, wherever it is listed.
 std::vector<std::size_t> MatchCalls(const Json& scripted, const std::vector<std::size_t>& positions,
                                     const std::vector<model::ParsedCall>& calls) {
-  std::vector<std::size_t> match(calls.size(), positions.size());
+  std::vector<std::size_t> match = detail::MatchReportedCalls(scripted, positions, calls);
   std::vector<bool> taken(positions.size(), false);
-  for (std::size_t i = 0; i < calls.size(); ++i) {
-    for (std::size_t j = 0; j < positions.size(); ++j) {
-      if (!taken[j] && Stands(scripted[positions[j]], calls[i])) {
-        taken[j] = true;
-        match[i] = j;
-        break;
-      }
-    }
+  for (const std::size_t j : match) {
+    if (j < positions.size()) taken[j] = true;
   }
   std::size_t next = 0;
   for (std::size_t i = 0; i < calls.size(); ++i) {
@@ -276,8 +263,13 @@ std::vector<Finding> JudgePublicArguments(const CaseRun& run) {
   for (std::size_t k = 0; k < run.c.exchanges.size(); ++k) {
     const std::size_t before = findings.size();
     JudgeExchange(run, k, findings);
-    // A stopped run asks which findings concern the answer it stopped at.
-    for (std::size_t f = before; f < findings.size(); ++f) findings[f].exchange = k + 1;
+    // A stopped run asks which findings can explain its stop: all but an integer handed over
+    // as a float, which the selectors' ADR-226.8 rule still finds equal (§5.4).
+    for (std::size_t f = before; f < findings.size(); ++f) {
+      if (findings[f].message.find(kIntegerBecameFloat) == std::string::npos) {
+        findings[f].exchange = k + 1;
+      }
+    }
   }
   return findings;
 }

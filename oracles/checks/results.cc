@@ -106,9 +106,12 @@ void CarriedAt(const Expected& e, const Json& node, const std::string& at, std::
       if (!IsPayload(e, member) && Distinctive(member, name)) return;
     }
   }
+  // The wrapper's own echo of the function name is not the result, even when they are equal.
+  const bool is_name = name != nullptr && SameJson(e.result.value, *name);
   std::size_t i = 0;
   for (auto it = node.begin(); it != node.end(); ++it, ++i) {
     const std::string child = node.is_object() ? PointerAppend(at, it.key()) : PointerAppend(at, i);
+    if (is_name && node.is_object() && it.key() == "name") continue;
     if (IsPayload(e, it.value())) {
       out.push_back(child);
     } else {
@@ -296,27 +299,43 @@ Finding DiagnosePayload(Profile profile, const Expected& e, std::size_t request,
                      placed ? best.expected : r.value, placed ? best.actual : response);
 }
 
-// Whether `node` holds e's payload anywhere below it (any depth, distinctive or not), leaving
-// out members keyed `skip` (nullptr: none).
+// Whether `value` is e's payload up to the kinds ADR-224.F1 leaves open (a numeric kind,
+// {} -> []), as a value or, for a JSON result, as JSON text.
+bool KindClose(const Expected& e, const Json& value) {
+  const auto close = [&](const Json& v) {
+    const auto drifts = detail::Drifts(e.result.value, v, "");
+    return std::all_of(drifts.begin(), drifts.end(), [](const detail::DriftAt& d) {
+      return d.drift == detail::Drift::kNumericKind || d.drift == detail::Drift::kObjectBecameList;
+    });
+  };
+  if (IsPayload(e, value) || close(value)) return true;
+  if (!e.text || e.result.kind != model::Result::Kind::kJson || !value.is_string()) return false;
+  const JudgeDecoded decoded = DecodeJudgeJson(value.get_ref<const std::string&>());
+  return decoded.value && !decoded.repeated_member && close(*decoded.value);
+}
+
+// Whether `node` holds e's payload (up to an open kind) anywhere below it, distinctive or not,
+// leaving out members keyed `skip` (nullptr: none).
 bool HoldsPayload(const Expected& e, const Json& node, std::size_t depth, const char* skip) {
   if (depth == 0 || (!node.is_object() && !node.is_array())) return false;
   for (auto it = node.begin(); it != node.end(); ++it) {
     if (node.is_object() && skip != nullptr && it.key() == skip) continue;
-    if (IsPayload(e, it.value()) || HoldsPayload(e, it.value(), depth - 1, skip)) return true;
+    if (KindClose(e, it.value()) || HoldsPayload(e, it.value(), depth - 1, skip)) return true;
   }
   return false;
 }
 
 // Profile gemini: a result that proves nothing (CarriedAt: `false`, `0`, the function's name)
-// found in the wrapper only where it does not count (beside a distinctive member, or deeper
-// than the top level), as in `{"isError": false, "output": "x"}` for the result false. The
+// found in the wrapper, up to an open kind, only where it does not count (beside a distinctive
+// member, or deeper than the top level), as in `{"isError": false, "output": "x"}` for the
+// result false or `{"content": [{"text": "3"}]}` for the result 3.0. The
 // wrapper may carry it or may have lost it behind a flag of its own: no ADR sentence tells the
 // two apart, so it is not judged; a wrapper without the value anywhere lost it (ADR-224.3). A
 // result equal to the function's name is not found in a `name` member, the wrapper's own echo
 // of the name (`{"name": "sum", "output": "x"}` lost the result "sum").
 bool Undecidable(Profile profile, const Expected& e, const Json& response, const Json* name) {
   if (profile != Profile::kGemini || Distinctive(e.result.value, name)) return false;
-  const bool is_name = name != nullptr && e.result.value == *name;
+  const bool is_name = name != nullptr && SameJson(e.result.value, *name);
   return HoldsPayload(e, response, kJudgeMaxDepth, is_name ? "name" : nullptr);
 }
 
@@ -472,9 +491,9 @@ void JudgeLostPayload(const CaseRun& run, const detail::ConversationTurn& turn,
   // its call's by its own id or name (or matched to a result among identical ID-less calls)
   // and keeps its result up to a numeric or {} -> [] kind is ADR-224.F1 only, even when it
   // then equals another call's result.
-  const bool kind_only = assigned.kind_only ||
-                         (IdentifiedByOwn(turn, call, fr) &&
-                          ClosestPlace(run.profile, expected, at_response, response, name).rank == 0);
+  const bool drifts_open_only =
+      ClosestPlace(run.profile, expected, at_response, response, name).rank == 0;
+  const bool kind_only = assigned.kind_only || (IdentifiedByOwn(turn, call, fr) && drifts_open_only);
   for (std::size_t o = 0; o < turn.calls.size() && !kind_only; ++o) {
     const auto& other = expectations.of_call[o];
     if (o == assigned.result || !other) continue;
@@ -484,7 +503,8 @@ void JudgeLostPayload(const CaseRun& run, const detail::ConversationTurn& turn,
                                      response));
     return;
   }
-  if (Undecidable(run.profile, expected, response, name)) {
+  // A place where the payload drifts by an open kind only is ADR-224.F1 (DiagnosePayload).
+  if (!drifts_open_only && Undecidable(run.profile, expected, response, name)) {
     findings.push_back(NotJudged(
         "ADR-224.3", "the functionResponse for " + expected.label +
                          " holds a result that proves nothing on its own (a number, boolean, "
@@ -579,6 +599,46 @@ std::map<std::size_t, std::size_t> MatchGroup(const std::vector<std::size_t>& gr
   return holder;
 }
 
+// The results of one group of identical ID-less calls, interchangeable among them (ADR-226.20):
+// each answer takes a result it carries (a maximum matching), else one it keeps up to an
+// ADR-224.F1 kind, else repeats one already carried, else the first one left.
+void AssignGroup(const std::vector<std::size_t>& group, const TurnExpectations& expectations,
+                 const detail::TurnAnswers& answers, const Carries& carries,
+                 const std::function<bool(std::size_t, std::size_t)>& kind_only,
+                 std::vector<Assignment>& out) {
+  const auto holder = MatchGroup(group, carries);
+  std::vector<std::size_t> free_results;
+  for (const std::size_t r : group) {
+    if (!holder.contains(r) && expectations.of_call[r]) free_results.push_back(r);
+  }
+  std::set<std::size_t> matched;
+  for (const auto& [r, c] : holder) {
+    out[c].result = r;
+    matched.insert(c);
+  }
+  for (const std::size_t c : group) {
+    if (matched.contains(c) || !answers.answer_of[c]) continue;
+    // ADR-224: "This decision does not close nested JSON-kind preservation": a result no
+    // answer carries but this one keeps up to such a kind is its result, not a repetition.
+    const auto close = std::find_if(free_results.begin(), free_results.end(),
+                                    [&](std::size_t r) { return kind_only(c, r); });
+    if (close != free_results.end()) {
+      out[c] = {*close, std::nullopt, true};
+      free_results.erase(close);
+      continue;
+    }
+    for (const auto& entry : holder) {
+      if (carries(c, entry.first)) out[c] = {entry.first, entry.first};
+    }
+    if (out[c].repeats || free_results.empty()) continue;
+    // Its own result when no answer carries it, else the first one no answer carries.
+    const auto own = std::find(free_results.begin(), free_results.end(), c);
+    const auto pick = own != free_results.end() ? own : free_results.begin();
+    out[c].result = *pick;
+    free_results.erase(pick);
+  }
+}
+
 // Per call, the result its answer's payload is judged against. Identical ID-less calls are
 // interchangeable (nothing tells their answers apart), so their answers may carry their results
 // in any order, but together exactly once each: the payloads' multiset must be the results'
@@ -628,37 +688,7 @@ std::vector<Assignment> AssignResults(Profile profile, const detail::Conversatio
       group.push_back(c);
     }
     if (group.size() < 2) continue;
-    const auto holder = MatchGroup(group, carries);
-    std::vector<std::size_t> free_results;
-    for (const std::size_t r : group) {
-      if (!holder.contains(r) && expectations.of_call[r]) free_results.push_back(r);
-    }
-    std::set<std::size_t> matched;
-    for (const auto& [r, c] : holder) {
-      out[c].result = r;
-      matched.insert(c);
-    }
-    for (const std::size_t c : group) {
-      if (matched.contains(c) || !answers.answer_of[c]) continue;
-      // ADR-224: "This decision does not close nested JSON-kind preservation": a result no
-      // answer carries but this one keeps up to such a kind is its result, not a repetition.
-      const auto close = std::find_if(free_results.begin(), free_results.end(),
-                                      [&](std::size_t r) { return kind_only(c, r); });
-      if (close != free_results.end()) {
-        out[c] = {*close, std::nullopt, true};
-        free_results.erase(close);
-        continue;
-      }
-      for (const auto& entry : holder) {
-        if (carries(c, entry.first)) out[c] = {entry.first, entry.first};
-      }
-      if (out[c].repeats || free_results.empty()) continue;
-      // Its own result when no answer carries it, else the first one no answer carries.
-      const auto own = std::find(free_results.begin(), free_results.end(), c);
-      const auto pick = own != free_results.end() ? own : free_results.begin();
-      out[c].result = *pick;
-      free_results.erase(pick);
-    }
+    AssignGroup(group, expectations, answers, carries, kind_only, out);
   }
   return out;
 }

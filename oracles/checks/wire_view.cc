@@ -508,4 +508,35 @@ bool StandsFor(const Json& native_args, const Json& public_args) {
   return true;
 }
 
+std::vector<std::size_t> MatchReportedCalls(const Json& parts,
+                                            const std::vector<std::size_t>& positions,
+                                            const std::vector<model::ParsedCall>& calls) {
+  std::vector<std::size_t> match(calls.size(), positions.size());
+  std::vector<bool> taken(positions.size(), false);
+  const auto pass = [&](bool exact) {
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      if (match[i] != positions.size()) continue;
+      for (std::size_t j = 0; j < positions.size(); ++j) {
+        if (taken[j]) continue;
+        const Json* call = Member(parts[positions[j]], "functionCall");
+        const Json* name = call != nullptr ? Member(*call, "name") : nullptr;
+        if (name == nullptr || !name->is_string() || *name != calls[i].name) continue;
+        const Json* args = Member(*call, "args");
+        const Json native = args == nullptr ? Json::object() : *args;
+        const Json& given = calls[i].arguments;
+        const bool is = exact ? ArgumentsEqual(native.is_array() ? NumericKeyObject(native) : native,
+                                               given.is_array() ? NumericKeyObject(given) : given)
+                              : StandsFor(native, given);
+        if (!is) continue;
+        taken[j] = true;
+        match[i] = j;
+        break;
+      }
+    }
+  };
+  pass(true);
+  pass(false);
+  return match;
+}
+
 }  // namespace gemini_oracle::checks::detail

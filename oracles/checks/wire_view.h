@@ -11,6 +11,7 @@
 #include "oracles/checks/judge.h"
 #include "oracles/checks/judge_json.h"
 #include "oracles/model/case.h"
+#include "oracles/model/driver_report.h"
 #include "reference_impl/json.h"
 
 namespace gemini_oracle::checks::detail {
@@ -156,5 +157,14 @@ std::vector<DriftAt> Without(std::vector<DriftAt> drifts, Drift drift);
 /// a nested object become a list). A call with those drifts is still that call; the drift is
 /// judged on its own.
 bool StandsFor(const Json& native_args, const Json& public_args);
+
+/// Which functionCall part each reported call is, one to one: for each call, an index into
+/// `positions` (positions into `parts`), or positions.size() when it is none of them. A call
+/// is a part when it has the part's name and its arguments (absent: {}) equal the part's under
+/// ADR-226.8, else when they drift from them only as StandsFor allows; exact pairs are taken
+/// first, and among parts a call equally is (identical calls), in parse order.
+std::vector<std::size_t> MatchReportedCalls(const Json& parts,
+                                            const std::vector<std::size_t>& positions,
+                                            const std::vector<model::ParsedCall>& calls);
 
 }  // namespace gemini_oracle::checks::detail

@@ -6,31 +6,6 @@
 #include "oracles/checks/wire_view.h"
 
 namespace gemini_oracle::runner {
-namespace {
-
-// Whether a reported call stands for a functionCall part: same name, and arguments equal under
-// the judges' own ADR-226.8 rule (a list args root as its numeric-key map), or drifted only in
-// the ways ADR-224.F1 leaves open, which the judges find on their own.
-bool Stands(const model::ParsedCall& call, const Json& part) {
-  const Json* fc = checks::detail::Member(part, "functionCall");
-  const Json* name = fc != nullptr ? checks::detail::Member(*fc, "name") : nullptr;
-  if (name == nullptr || !name->is_string() || *name != call.name) return false;
-  const Json* args = checks::detail::Member(*fc, "args");
-  return checks::detail::StandsFor(args != nullptr ? *args : Json::object(), call.arguments);
-}
-
-// Whether reported call i stands for the i-th of `positions` for every i: only then does a
-// position among the reported calls name a part.
-bool InPartOrder(const std::vector<model::ParsedCall>& calls, const Json& parts,
-                 const std::vector<std::size_t>& positions) {
-  if (calls.size() != positions.size()) return false;
-  for (std::size_t i = 0; i < calls.size(); ++i) {
-    if (!Stands(calls[i], parts[positions[i]])) return false;
-  }
-  return true;
-}
-
-}  // namespace
 
 std::optional<std::string> CheckAnsweredCalls(const model::Case& c,
                                               const model::DriverReport& report) {
@@ -39,18 +14,26 @@ std::optional<std::string> CheckAnsweredCalls(const model::Case& c,
     if (!reported.answered) continue;
     const std::string where = "exchange " + std::to_string(e + 1) + ": ";
     const auto& results = c.exchanges[e].then.results;
-    // The selectors pick among the pending calls of the scripted answer (§5.4), which the
-    // implementation reports as its calls in the same order.
+    // The selectors pick among the pending calls of the scripted answer (§5.4); each reported
+    // call is the part it stands for (name and arguments, the judges' own rule), wherever the
+    // implementation lists it: ADR-226 expects "their generic list is reordered". An
+    // implementation reports either the pending calls or one call per functionCall part, the
+    // server-answered ones included (ADR-226.B2, judged apart).
     const Json parts = checks::detail::ScriptedParts(c.exchanges[e]);
     const std::vector<std::size_t> all = checks::detail::FunctionCallPositions(parts);
     const std::vector<std::size_t> pending = checks::detail::PendingCallPositions(parts);
-    // Pairings are read by position only when the reported calls line up with the parts
-    // (the pending calls, or one per functionCall part); an implementation that lost or added
-    // a call is the judges' to find (ADR-224.11), not a reason to blame the driver's lookup.
-    // A reordered parse (same count, calls in another order than the parts) is the judges' to
-    // find too: positions among the reported calls then name no part.
-    const bool lined_up = InPartOrder(reported.calls, parts, pending) ||
-                          InPartOrder(reported.calls, parts, all);
+    const bool one_per_part =
+        reported.calls.size() == all.size() && all.size() != pending.size();
+    const std::vector<std::size_t>& candidates = one_per_part ? all : pending;
+    const std::vector<std::size_t> match =
+        checks::detail::MatchReportedCalls(parts, candidates, reported.calls);
+    // Pairings are checked only when every reported call is one part and every part has one:
+    // an implementation that lost, added or altered a call is the judges' to find
+    // (ADR-224.11), not a reason to blame the driver's lookup.
+    const bool lined_up =
+        reported.calls.size() == candidates.size() &&
+        std::none_of(match.begin(), match.end(),
+                     [&](std::size_t j) { return j == candidates.size(); });
     std::set<std::size_t> seen;
     for (const auto& answer : *reported.answered) {
       if (answer.result >= results.size()) {
@@ -71,17 +54,17 @@ std::optional<std::string> CheckAnsweredCalls(const model::Case& c,
       const std::size_t given = static_cast<std::size_t>(call - reported.calls.begin());
       const auto selected = checks::detail::ResolveSelector(results[answer.result].call, parts);
       if (!selected) continue;  // a selector the case cannot resolve is check's business
-      // An implementation reports either the pending calls (§5.4) or one call per
-      // functionCall part, the server-answered ones included (ADR-226.B2, judged apart).
-      const bool one_per_part = reported.calls.size() == all.size() && all.size() != pending.size();
       const std::size_t part = all[*selected];
-      const std::size_t meant =
-          one_per_part ? *selected
-                       : static_cast<std::size_t>(std::find(pending.begin(), pending.end(), part) -
-                                                  pending.begin());
-      // The call handed the result stands for the part the case selects (an identical call):
-      // what reached the wire is the judges' to decide.
-      if (given != meant && !Stands(*call, parts[part])) {
+      const std::size_t meant = static_cast<std::size_t>(
+          std::find_if(match.begin(), match.end(),
+                       [&](std::size_t j) { return candidates[j] == part; }) -
+          match.begin());
+      // A call equal to the selected one (an identical call) may take its result: what reached
+      // the wire is the judges' to decide.
+      const std::vector<std::size_t> only_part{part};
+      const bool identical =
+          checks::detail::MatchReportedCalls(parts, only_part, {*call}).front() == 0;
+      if (given != meant && !identical) {
         return where + "the driver handed result " + std::to_string(answer.result) + " to call " +
                std::to_string(given) + " (parse order), but the case selects call " +
                std::to_string(meant) +

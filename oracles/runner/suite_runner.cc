@@ -310,9 +310,13 @@ std::optional<std::string> GateStoppedRun(const Case& c, const DriverReport& rep
                      ": the rest of the conversation was not run";
     not_judged.push_back(std::move(note));
   }
-  // What the stop left undone (requests never sent, the accepted outcome) is not judged.
+  // What the stop left undone (requests never sent, the accepted outcome, a refusal due at a
+  // later exchange) is not judged.
+  const bool refusal_later = c.expect.exchange && *c.expect.exchange > stop;
   std::erase_if(findings, [&](const checks::Finding& f) {
-    const bool undone = (!report.refusal && checks::ReasonTag(f) == checks::kShouldHaveAccepted) ||
+    const std::string_view tag = checks::ReasonTag(f);
+    const bool undone = (!report.refusal && tag == checks::kShouldHaveAccepted) ||
+                        (refusal_later && tag == checks::kShouldHaveRefused) ||
                         (f.request && *f.request > sent);
     if (!undone) return false;
     nlohmann::json note = nlohmann::json::object();

@@ -776,11 +776,16 @@ TEST(Answers, NonDistinctiveResultOnlyAtTopLevelUnderGeminiProfile) {
       OnSingleResult("0", R"({"meta":{"count":1},"output":"x"})", Profile::kGemini);
   ASSERT_EQ(other_count.size(), 1u) << Describe(other_count);
   EXPECT_EQ(other_count[0].clause, "ADR-224.3");
-  // A kind-close number deep inside a wrapper makes no open finding of a lost value.
-  const auto count =
-      OnSingleResult("3.0", R"({"output":"x","meta":{"count":3}})", Profile::kGemini);
-  ASSERT_EQ(count.size(), 1u) << Describe(count);
-  EXPECT_EQ(count[0].clause, "ADR-224.3");
+  // A number equal up to its kind (ADR-224.F1) deep inside a wrapper, or as JSON text there, is
+  // as undecidable as the exact value: not judged; another number there is lost (ADR-224.3).
+  for (const char* wrapped :
+       {R"({"output":"x","meta":{"count":3}})", R"({"content":[{"type":"text","text":"3"}]})"}) {
+    const auto count = OnSingleResultAll("3.0", wrapped, Profile::kGemini);
+    EXPECT_TRUE(OnlyNotJudged(count, "ADR-224.3", "proves nothing")) << Describe(count);
+  }
+  const auto other = OnSingleResult("3.0", R"({"output":"x","meta":{"count":4}})", Profile::kGemini);
+  ASSERT_EQ(other.size(), 1u) << Describe(other);
+  EXPECT_EQ(other[0].clause, "ADR-224.3");
   EXPECT_EQ(Where(OnSingleResult("3.0", R"({"output":3})", Profile::kGemini)),
             (Places{{"ADR-224.F1", base + "/output"}}));
   // A distinctive value is still found at any depth.
@@ -794,6 +799,13 @@ TEST(Answers, NonDistinctiveResultOnlyAtTopLevelUnderGeminiProfile) {
   ASSERT_EQ(named.size(), 1u) << Describe(named);
   EXPECT_EQ(named[0].clause, "ADR-224.3");
   EXPECT_TRUE(OnSingleResult(R"("sum")", R"({"output":"sum"})", Profile::kGemini).empty());
+  const auto only_name =
+      OnSingleResult(R"("sum")", R"({"name":"sum","output":null})", Profile::kGemini);
+  ASSERT_EQ(only_name.size(), 1u) << Describe(only_name);
+  EXPECT_EQ(only_name[0].clause, "ADR-224.3");
+  // A one-member object is ADR-224.5's own form whatever its key ("the key is
+  // implementation-defined"), `name` included.
+  EXPECT_TRUE(OnSingleResult(R"("sum")", R"({"name":"sum"})", Profile::kGemini).empty());
   const auto gone = OnSingleResult(R"("sum")", R"({"output":"<lost>"})", Profile::kGemini);
   ASSERT_EQ(gone.size(), 1u) << Describe(gone);
   EXPECT_EQ(gone[0].clause, "ADR-224.3");

@@ -282,6 +282,34 @@ TEST(PublicArgumentKinds, JudgesReorderedCallsAtTheirParts) {
       << altered[0].message;
 }
 
+// Two calls of one name, one with a nested {} and one with a nested [], listed in reverse: each
+// is matched to the part it equals first, so neither is judged against the other's part
+// (which would find the open {} -> [] drift, or worse the must ADR-224.6 [] -> {}).
+TEST(PublicArgumentKinds, MatchesExactPartsBeforeDriftedOnes) {
+  const auto c = MakeCase(R"({
+    "description": "Two calls of one name differ by a nested object and list.",
+    "clauses": ["ADR-224.11"],
+    "exchanges": [
+      {"user": "go",
+       "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+         {"functionCall": {"name": "f", "args": {"a": {}}}},
+         {"functionCall": {"name": "f", "args": {"a": []}}}]}}]}}}],
+    "expect": {"outcome": "accept", "requests": 1}
+  })");
+  const auto journal = MakeJournal({R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})"});
+  const auto judge = [&](std::string_view first, std::string_view second) {
+    model::DriverReport report;
+    report.exchanges.push_back(testing::Exchange(
+        {testing::Call("tc_1", "f", first), testing::Call("tc_2", "f", second)}));
+    return JudgePublicArguments({c, journal, report});
+  };
+  EXPECT_TRUE(judge(R"({"a":[]})", R"({"a":{}})").empty())
+      << Describe(judge(R"({"a":[]})", R"({"a":{}})"));
+  EXPECT_TRUE(judge(R"({"a":{}})", R"({"a":[]})").empty());
+  const auto both_lists = judge(R"({"a":[]})", R"({"a":[]})");
+  EXPECT_EQ(Where(both_lists), (Places{{"ADR-224.F1", ""}})) << Describe(both_lists);
+}
+
 // A refused parse leaves no calls to judge and nothing to note.
 TEST(PublicArgumentKinds, NoNoteWhenTheResponseWasRefused) {
   const auto c = MakeCase(testing::kParallelCase);

@@ -722,13 +722,16 @@ TEST(RunSuite, AnsweredCallsMustBeTheOnesTheCaseSelects) {
   EXPECT_EQ(RunAnswering({{1, "tc_9"}})["verdict"], "error");
 }
 
-// An implementation that lists the same calls in another order (g, f): a driver that looks the
-// results up by name hands result 0 ({"name": "g"}) to call 0 and result 1 (call 0, f) to call
-// 1. That is the implementation's reordering, the judges' to find, not the driver's error.
-// The same pairing with the calls in part order (f, g) still is the driver's error.
-TEST(RunSuite, ReorderedCallsAnsweredByNameAreNoHarnessError) {
+// An implementation that lists the same calls in another order (g, f), which ADR-226 expects
+// ("their generic list is reordered"): each reported call is the part it stands for, so result
+// 0 ({"name": "g"}) handed to call 0 (g) and result 1 (call 0 of the answer, f) to call 1 (f)
+// are right, and the opposite pairing is the driver's error. The first pairing with the calls
+// in part order (f, g) is the driver's error too.
+TEST(RunSuite, ReorderedCallsArePairedByWhatTheyStandFor) {
   const auto reordered = RunAnswering({{0, "tc_1"}, {1, "tc_2"}}, true);
   EXPECT_NE(reordered["verdict"], "error") << reordered.dump(2);
+  const auto wrong = RunAnswering({{0, "tc_2"}, {1, "tc_1"}}, true);
+  EXPECT_EQ(wrong["verdict"], "error") << wrong.dump(2);
   EXPECT_EQ(RunAnswering({{0, "tc_1"}, {1, "tc_2"}}, false)["verdict"], "error");
 }
 
@@ -853,6 +856,46 @@ TEST(RunSuite, StoppedRunFailsOnItsCauseAndIsAnErrorWithoutOne) {
   EXPECT_EQ(LevelsOf(streamed, "ADR-224.11"),
             (std::map<std::string, std::string>{{"-", "beyond"}}))
       << streamed.dump(2);
+}
+
+// A stop whose only finding about its exchange is an integer handed over as a float (the open
+// ADR-224.F1) is the driver's: the selectors' ADR-226.8 rule finds 1 and 1.0 equal, so that
+// drift cannot make one fit nothing. A nested {} handed over as [] can, and explains it.
+TEST(RunSuite, StopNotExplainedByAnIntegerTurnedFloat) {
+  Case c = OneRequestCase("ADR-226.3");
+  c.expect.requests = 2;
+  Json& parts = c.exchanges[0].response.body["candidates"][0]["content"]["parts"];
+  parts[0]["functionCall"]["args"] = Json::parse(R"({"a":1})");
+  const auto floated = RunParsing(c, false, true, false, Json::parse(R"({"a":1.0})"));
+  EXPECT_EQ(floated["verdict"], "error") << floated.dump(2);
+  EXPECT_EQ(LevelsOf(floated, "ADR-224.F1"), (std::map<std::string, std::string>{{"-", "open"}}))
+      << floated.dump(2);
+  parts[0]["functionCall"]["args"] = Json::parse(R"({"a":{}})");
+  const auto listed = RunParsing(c, false, true, false, Json::parse(R"({"a":[]})"));
+  EXPECT_EQ(listed["verdict"], "pass") << listed.dump(2);
+}
+
+// A refusal due at a later exchange than the stop was not reached: never the reason. A stop
+// with calls that fit is then the driver's error; one with a renamed call fails on it.
+TEST(RunSuite, RefusalDueAfterTheStopIsNotJudged) {
+  Case c = OneRequestCase("ADR-226.3");
+  c.id = "adr-226/n_two_calls";
+  c.expected = c.expect.outcome = Expected::kRefuse;
+  c.expect.error = "native_id.malformed";
+  c.expect.exchange = 2;
+  c.expect.requests = 2;
+  Exchange second;
+  second.response.body = Json::parse(
+      R"({"candidates":[{"content":{"role":"model","parts":[{"text":"done"}]}}]})");
+  c.exchanges.push_back(second);
+  const auto fitting = RunParsing(c, false, true);
+  EXPECT_EQ(fitting["verdict"], "error") << fitting.dump(2);
+  const auto renamed = RunParsing(c, false, true, false, Json::object(), SuiteOptions{}, "h");
+  EXPECT_EQ(renamed["verdict"], "fail") << renamed.dump(2);
+  EXPECT_EQ(renamed["reason"], "wire-violation") << renamed.dump(2);
+  const auto not_stopped = RunParsing(c, false, false);
+  EXPECT_EQ(not_stopped["verdict"], "fail") << not_stopped.dump(2);
+  EXPECT_EQ(not_stopped["reason"], "should-have-refused") << not_stopped.dump(2);
 }
 
 // A reordered parse (the generic list in another order than the parts, which ADR-226 expects)
