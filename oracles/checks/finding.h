@@ -40,11 +40,6 @@ struct Finding {
   /// `pointer` already addresses the request as it was sent, not the judges' joined view of a
   /// model turn sent as several contents (INTERPRETING §8.5).
   bool pointer_as_sent = false;
-  /// 1-based exchange whose parsed answer (the public calls reported for it) the finding is
-  /// about, set only when what it finds can make the case's selectors fit no call there (a
-  /// call lost, added, renamed, or arguments no longer equal under ADR-226.8); nullopt
-  /// otherwise. A stopped run reads it (INTERPRETING §5.4).
-  std::optional<std::size_t> exchange;
 };
 
 /// The level of a clause id: "open" for ADR-22x.F<n>, "beyond" for ADR-22x.B<n>, "must"

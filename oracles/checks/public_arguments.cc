@@ -25,7 +25,6 @@
 namespace gemini_oracle::checks {
 namespace {
 
-constexpr std::string_view kIntegerBecameFloat = " turn an integer into a float";
 
 // Whether an integer of `expected` became a float in `actual` somewhere (3 -> 3.0), reading
 // both as the drift reader does: same-kind containers member by member, a list and its
@@ -63,7 +62,7 @@ void JudgeOne(const std::string& label, const Json& expected, const Json& actual
     });
     if (kind_only && IntegerBecameFloat(expected, actual)) {
       findings.push_back(MakeFinding("ADR-224.F1", kWireViolation, std::nullopt, "",
-                                     label + std::string(kIntegerBecameFloat), expected, actual));
+                                     label + " turn an integer into a float", expected, actual));
     }
     return;
   }
@@ -260,17 +259,7 @@ void JudgeExchange(const CaseRun& run, std::size_t k, std::vector<Finding>& find
 
 std::vector<Finding> JudgePublicArguments(const CaseRun& run) {
   std::vector<Finding> findings;
-  for (std::size_t k = 0; k < run.c.exchanges.size(); ++k) {
-    const std::size_t before = findings.size();
-    JudgeExchange(run, k, findings);
-    // A stopped run asks which findings can explain its stop: all but an integer handed over
-    // as a float, which the selectors' ADR-226.8 rule still finds equal (§5.4).
-    for (std::size_t f = before; f < findings.size(); ++f) {
-      if (findings[f].message.find(kIntegerBecameFloat) == std::string::npos) {
-        findings[f].exchange = k + 1;
-      }
-    }
-  }
+  for (std::size_t k = 0; k < run.c.exchanges.size(); ++k) JudgeExchange(run, k, findings);
   return findings;
 }
 

@@ -75,6 +75,21 @@ bool IsPayload(const Expected& e, const Json& value) {
   return decoded.value && !decoded.repeated_member && SameJson(*decoded.value, e.result.value);
 }
 
+// Whether `value` is e's payload up to the kinds ADR-224.F1 leaves open (a numeric kind,
+// {} -> []), as a value or, for a JSON result, as JSON text.
+bool KindClose(const Expected& e, const Json& value) {
+  const auto close = [&](const Json& v) {
+    const auto drifts = detail::Drifts(e.result.value, v, "");
+    return std::all_of(drifts.begin(), drifts.end(), [](const detail::DriftAt& d) {
+      return d.drift == detail::Drift::kNumericKind || d.drift == detail::Drift::kObjectBecameList;
+    });
+  };
+  if (IsPayload(e, value) || close(value)) return true;
+  if (!e.text || e.result.kind != model::Result::Kind::kJson || !value.is_string()) return false;
+  const JudgeDecoded decoded = DecodeJudgeJson(value.get_ref<const std::string&>());
+  return decoded.value && !decoded.repeated_member && close(*decoded.value);
+}
+
 // How deep below `response` a wrapper may carry the payload: the adr profile looks at the
 // top-level members only; the gemini profile at any depth, through objects and lists, since
 // each framework wraps results its own way (ADR-224: "current scalar/invalid result fallback").
@@ -224,7 +239,14 @@ void Consider(const Json& expected, const Json& actual, const std::string& point
 void ConsiderWrapped(const Expected& e, const Json& node, const std::string& at, Closest& best,
                      const Json* name, bool top = true) {
   if (!node.is_object() && !node.is_array()) return;
-  if (!top && !Distinctive(e.result.value, name)) return;
+  if (!Distinctive(e.result.value, name)) {
+    // Only where such a payload counts (CarriedAt): a top-level member, with no distinctive
+    // member beside it other than the payload up to an open kind.
+    if (!top) return;
+    for (const auto& member : node) {
+      if (!KindClose(e, member) && Distinctive(member, name)) return;
+    }
+  }
   std::size_t i = 0;
   for (auto it = node.begin(); it != node.end(); ++it, ++i) {
     const std::string child = node.is_object() ? PointerAppend(at, it.key()) : PointerAppend(at, i);
@@ -297,21 +319,6 @@ Finding DiagnosePayload(Profile profile, const Expected& e, std::size_t request,
   return MakeFinding("ADR-224.3", kWireViolation, request, placed ? best.pointer : at,
                      what + " does not preserve the result's value",
                      placed ? best.expected : r.value, placed ? best.actual : response);
-}
-
-// Whether `value` is e's payload up to the kinds ADR-224.F1 leaves open (a numeric kind,
-// {} -> []), as a value or, for a JSON result, as JSON text.
-bool KindClose(const Expected& e, const Json& value) {
-  const auto close = [&](const Json& v) {
-    const auto drifts = detail::Drifts(e.result.value, v, "");
-    return std::all_of(drifts.begin(), drifts.end(), [](const detail::DriftAt& d) {
-      return d.drift == detail::Drift::kNumericKind || d.drift == detail::Drift::kObjectBecameList;
-    });
-  };
-  if (IsPayload(e, value) || close(value)) return true;
-  if (!e.text || e.result.kind != model::Result::Kind::kJson || !value.is_string()) return false;
-  const JudgeDecoded decoded = DecodeJudgeJson(value.get_ref<const std::string&>());
-  return decoded.value && !decoded.repeated_member && close(*decoded.value);
 }
 
 // Whether `node` holds e's payload (up to an open kind) anywhere below it, distinctive or not,

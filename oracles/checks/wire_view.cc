@@ -1,7 +1,9 @@
 #include "oracles/checks/wire_view.h"
+
 #include "oracles/checks/judge_json.h"
 
 #include <algorithm>
+#include <functional>
 
 #include "oracles/checks/answers.h"
 #include "oracles/checks/finding.h"
@@ -508,34 +510,85 @@ bool StandsFor(const Json& native_args, const Json& public_args) {
   return true;
 }
 
+namespace {
+
+// How well a reported call is a part: 0 kind-exactly its arguments, 1 equal under ADR-226.8,
+// 2 drifted only as StandsFor allows, 3 not that part (another name, other arguments).
+int Tier(const Json& part, const model::ParsedCall& call) {
+  const Json* fc = Member(part, "functionCall");
+  const Json* name = fc != nullptr ? Member(*fc, "name") : nullptr;
+  if (name == nullptr || !name->is_string() || *name != call.name) return 3;
+  const Json* args = Member(*fc, "args");
+  const Json native = args == nullptr ? Json::object()
+                      : args->is_array() ? NumericKeyObject(*args)
+                                         : *args;
+  const Json given =
+      call.arguments.is_array() ? NumericKeyObject(call.arguments) : call.arguments;
+  if (SameJson(native, given)) return 0;
+  if (ArgumentsEqual(native, given)) return 1;
+  return StandsFor(native, given) ? 2 : 3;
+}
+
+}  // namespace
+
 std::vector<std::size_t> MatchReportedCalls(const Json& parts,
                                             const std::vector<std::size_t>& positions,
                                             const std::vector<model::ParsedCall>& calls) {
-  std::vector<std::size_t> match(calls.size(), positions.size());
-  std::vector<bool> taken(positions.size(), false);
-  const auto pass = [&](bool exact) {
-    for (std::size_t i = 0; i < calls.size(); ++i) {
-      if (match[i] != positions.size()) continue;
+  const std::size_t none = positions.size();
+  // Each call's parts, best tier first, then in part order.
+  std::vector<std::vector<std::size_t>> options(calls.size());
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    for (int tier = 0; tier < 3; ++tier) {
       for (std::size_t j = 0; j < positions.size(); ++j) {
-        if (taken[j]) continue;
-        const Json* call = Member(parts[positions[j]], "functionCall");
-        const Json* name = call != nullptr ? Member(*call, "name") : nullptr;
-        if (name == nullptr || !name->is_string() || *name != calls[i].name) continue;
-        const Json* args = Member(*call, "args");
-        const Json native = args == nullptr ? Json::object() : *args;
-        const Json& given = calls[i].arguments;
-        const bool is = exact ? ArgumentsEqual(native.is_array() ? NumericKeyObject(native) : native,
-                                               given.is_array() ? NumericKeyObject(given) : given)
-                              : StandsFor(native, given);
-        if (!is) continue;
-        taken[j] = true;
-        match[i] = j;
-        break;
+        if (Tier(parts[positions[j]], calls[i]) == tier) options[i].push_back(j);
       }
     }
+  }
+  // A maximum matching (augmenting paths, calls in parse order, each trying its best parts
+  // first): one lost or altered call never leaves another call without the part it is.
+  std::vector<std::size_t> owner(positions.size(), calls.size());
+  std::vector<bool> visited;
+  std::function<bool(std::size_t)> place = [&](std::size_t i) {
+    for (const std::size_t j : options[i]) {
+      if (visited[j]) continue;
+      visited[j] = true;
+      if (owner[j] == calls.size() || place(owner[j])) {
+        owner[j] = i;
+        return true;
+      }
+    }
+    return false;
   };
-  pass(true);
-  pass(false);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    visited.assign(positions.size(), false);
+    place(i);
+  }
+  std::vector<std::size_t> match(calls.size(), none);
+  for (std::size_t j = 0; j < positions.size(); ++j) {
+    if (owner[j] != calls.size()) match[owner[j]] = j;
+  }
+  // Calls the implementation handed over alike (same name, kind-exactly the same arguments)
+  // are told apart by their order alone: they take their parts in parse order.
+  std::vector<bool> done(calls.size(), false);
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    if (done[i]) continue;
+    std::vector<std::size_t> alike;
+    for (std::size_t k = i; k < calls.size(); ++k) {
+      if (calls[k].name == calls[i].name && SameJson(calls[k].arguments, calls[i].arguments)) {
+        alike.push_back(k);
+        done[k] = true;
+      }
+    }
+    std::vector<std::size_t> taken;
+    for (const std::size_t k : alike) {
+      if (match[k] != none) taken.push_back(match[k]);
+    }
+    std::sort(taken.begin(), taken.end());
+    std::size_t next = 0;
+    for (const std::size_t k : alike) {
+      if (match[k] != none) match[k] = taken[next++];
+    }
+  }
   return match;
 }
 

@@ -160,9 +160,11 @@ bool StandsFor(const Json& native_args, const Json& public_args);
 
 /// Which functionCall part each reported call is, one to one: for each call, an index into
 /// `positions` (positions into `parts`), or positions.size() when it is none of them. A call
-/// is a part when it has the part's name and its arguments (absent: {}) equal the part's under
-/// ADR-226.8, else when they drift from them only as StandsFor allows; exact pairs are taken
-/// first, and among parts a call equally is (identical calls), in parse order.
+/// can be a part with the part's name and arguments (absent: {}) kind-exactly equal, else equal
+/// under ADR-226.8, else drifted only as StandsFor allows, preferred in that order; the
+/// matching pairs as many calls as can be paired, and calls handed over alike (same name,
+/// kind-exactly the same arguments) take their parts in parse order, as nothing else tells
+/// them apart.
 std::vector<std::size_t> MatchReportedCalls(const Json& parts,
                                             const std::vector<std::size_t>& positions,
                                             const std::vector<model::ParsedCall>& calls);

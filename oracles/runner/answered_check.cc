@@ -59,11 +59,13 @@ std::optional<std::string> CheckAnsweredCalls(const model::Case& c,
           std::find_if(match.begin(), match.end(),
                        [&](std::size_t j) { return candidates[j] == part; }) -
           match.begin());
-      // A call equal to the selected one (an identical call) may take its result: what reached
-      // the wire is the judges' to decide.
-      const std::vector<std::size_t> only_part{part};
+      // A call handed over like the selected one (same name, arguments equal under ADR-226.8:
+      // an identical call) may take its result: what reached the wire is the judges' to decide.
+      if (meant >= reported.calls.size()) continue;  // lined up: every part has its call
+      const model::ParsedCall& selected_call = reported.calls[meant];
       const bool identical =
-          checks::detail::MatchReportedCalls(parts, only_part, {*call}).front() == 0;
+          call->name == selected_call.name &&
+          checks::detail::ArgumentsEqual(call->arguments, selected_call.arguments);
       if (given != meant && !identical) {
         return where + "the driver handed result " + std::to_string(answer.result) + " to call " +
                std::to_string(given) + " (parse order), but the case selects call " +

@@ -10,8 +10,8 @@
 #include <numeric>
 #include <random>
 
-#include "oracles/checks/wire_view.h"
 #include "oracles/model/normalize_numbers.h"
+#include "oracles/runner/call_matching.h"
 #include "reference_impl/approvals.h"
 #include "reference_impl/fault.h"
 #include "reference_impl/http_client.h"
@@ -55,25 +55,6 @@ std::optional<std::size_t> Select(const CallSelector& selector,
     found = i;
   }
   return found;
-}
-
-// The calls the implementation reported, in the order of the pending functionCall parts they
-// are (§5.4: selectors and call orders name the scripted answer's pending calls), when each is
-// one part and each part has one; else as reported, so a selector that then fits nothing stops
-// the run and the judges find why. ADR-226 expects "their generic list is reordered": a
-// correct implementation may list its calls in any order. Identical calls keep parse order.
-std::vector<ParsedCall> InScriptedOrder(const model::Exchange& exchange,
-                                        const std::vector<ParsedCall>& calls) {
-  const Json parts = checks::detail::ScriptedParts(exchange);
-  const auto pending = checks::detail::PendingCallPositions(parts);
-  if (calls.size() != pending.size()) return calls;
-  const auto match = checks::detail::MatchReportedCalls(parts, pending, calls);
-  std::vector<ParsedCall> ordered(calls.size());
-  for (std::size_t i = 0; i < calls.size(); ++i) {
-    if (match[i] == pending.size()) return calls;
-    ordered[match[i]] = calls[i];
-  }
-  return ordered;
 }
 
 std::vector<std::size_t> Order(const CallOrder& order, std::size_t count) {
@@ -435,7 +416,9 @@ DriverReport ReferenceDriver::RunConversation(const Case& c, const std::string& 
       }
       transcript.messages.push_back(std::move(turn));
       try {
-        ApplyActions(ex.then, InScriptedOrder(ex, er.calls), state, exchange, suspend);
+        // The case's selectors name the answer's parts; each reported call is the part it
+        // is, wherever the implementation lists it (INTERPRETING §5.4).
+        ApplyActions(ex.then, CallsInPartOrder(ex, er.calls), state, exchange, suspend);
       } catch (const Unappliable& e) {
         report.stopped = model::Stop{exchange, e.what()};
         return report;

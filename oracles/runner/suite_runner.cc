@@ -18,6 +18,7 @@
 #include "oracles/checks/judge.h"
 #include "oracles/checks/judge_json.h"
 #include "oracles/runner/answered_check.h"
+#include "oracles/runner/call_matching.h"
 #include "oracles/runner/case_loader.h"
 #include "oracles/runner/driver_protocol.h"
 #include "reports/index.h"
@@ -288,15 +289,15 @@ bool IsGating(const checks::Finding& f, const SuiteOptions& options) {
 
 // A run the application stopped because the implementation's parse did not fit the case's
 // actions (DriverReport::stopped) never passes silently. The case checker made the actions fit
-// the answer the server sent, so the parse lost, merged, renamed or made up calls, or altered
-// their arguments. The public calls' judges (public_arguments, ids) then find it in the stopped
-// exchange, and their findings decide at their own levels: a lost call or a renamed one is a
-// must finding (ADR-224.11, 226.2, 226.20), an open ADR-224.F1 drift gates only under
-// --strict, a beyond ADR-226.B2 call only under --beyond. What the stop left undone (requests
-// never sent, the accepted outcome) is listed as not judged.
-// A stop those judges do not explain (the calls reported stand one-to-one for the pending
-// parts, names and arguments) is the driver's own: its run is not the case's, and the
-// returned reason makes the case an `error`, unless a finding already fails it.
+// the answer the server sent, so when the stopped exchange's selectors pick no single call
+// among the calls reported (taken for the parts they are, §5.4), the parse lost, merged,
+// renamed or altered calls: the public calls' judges find it, and their findings decide at
+// their own levels (a lost or renamed call is a must finding, ADR-224.11, 226.2, 226.20; an
+// open ADR-224.F1 drift that made a strict `args` selector miss gates only under --strict).
+// When every selector picks one call, nothing in the calls stopped the application: the stop
+// is the driver's own, and the returned reason makes the case an `error`, unless a finding
+// already fails it. What the stop left undone (requests never sent, the accepted outcome, a
+// refusal due at a later exchange) is listed as not judged either way.
 std::optional<std::string> GateStoppedRun(const Case& c, const DriverReport& report,
                                           std::size_t sent, const SuiteOptions& options,
                                           std::vector<checks::Finding>& findings,
@@ -325,15 +326,16 @@ std::optional<std::string> GateStoppedRun(const Case& c, const DriverReport& rep
     not_judged.push_back(std::move(note));
     return true;
   });
-  const bool explained = std::any_of(findings.begin(), findings.end(), [&](const auto& f) {
-    return f.exchange && *f.exchange == stop;
-  });
+  // A stop naming an exchange the case or the report does not have breaks the protocol, which
+  // the protocol reader refuses; here it explains nothing.
+  const bool explained = stop >= 1 && stop <= c.exchanges.size() &&
+                         stop <= report.exchanges.size() &&
+                         !SelectorsFit(c.exchanges[stop - 1], report.exchanges[stop - 1].calls);
   const bool gates = std::any_of(findings.begin(), findings.end(),
                                  [&](const checks::Finding& f) { return IsGating(f, options); });
   if (explained || gates) return std::nullopt;
   return "the application stopped at exchange " + std::to_string(stop) +
-         " although the calls the implementation reported stand one-to-one for the pending "
-         "functionCall parts (" +
+         " although every selector there picks one of the calls the implementation reported (" +
          report.stopped->reason + "); the driver's run is not the case's";
 }
 

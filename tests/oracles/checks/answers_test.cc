@@ -783,6 +783,13 @@ TEST(Answers, NonDistinctiveResultOnlyAtTopLevelUnderGeminiProfile) {
     const auto count = OnSingleResultAll("3.0", wrapped, Profile::kGemini);
     EXPECT_TRUE(OnlyNotJudged(count, "ADR-224.3", "proves nothing")) << Describe(count);
   }
+  // The same at the top level beside a distinctive member, where such a value does not count.
+  for (const char* beside : {R"({"output":"x","count":3})", R"({"output":"x","count":"3"})",
+                             R"({"output":"x","count":3.0})"}) {
+    const auto count = OnSingleResultAll("3.0", beside, Profile::kGemini);
+    EXPECT_TRUE(OnlyNotJudged(count, "ADR-224.3", "proves nothing")) << beside << "\n"
+                                                                      << Describe(count);
+  }
   const auto other = OnSingleResult("3.0", R"({"output":"x","meta":{"count":4}})", Profile::kGemini);
   ASSERT_EQ(other.size(), 1u) << Describe(other);
   EXPECT_EQ(other[0].clause, "ADR-224.3");
