@@ -43,7 +43,8 @@ int main() {
                   {"protocol", protocol::kVersion},
                   {"capabilities",
                    Json::array({protocol::kCarriedState, protocol::kPersistence,
-                                protocol::kApprovals, protocol::kStreaming, protocol::kSnapshots,
+                                protocol::kApprovals, protocol::kStreaming,
+                                protocol::kStreamCapture, protocol::kSnapshots,
                                 protocol::kTypedErrors})}});
     } else if (type == "run_case") {
       const Json seq = message.contains("seq") ? message["seq"] : Json(0);

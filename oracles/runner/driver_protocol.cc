@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cctype>
+#include <initializer_list>
 #include <stdexcept>
+
+#include "oracles/checks/wire_view.h"
 
 namespace gemini_oracle::runner::protocol {
 namespace {
@@ -35,22 +38,84 @@ std::optional<std::size_t> Index(const Json& object, const char* key) {
   return value->get<std::size_t>();
 }
 
-// Every string of the case's own content, 4 characters or longer: what a driver's text must not
-// carry into a report.
-void CollectStrings(const Json& value, std::vector<std::string>& out) {
+// Every value inside `value` (strings, and numbers written with 6 or more characters), keys
+// left out, except the values of members named in `skip` (at any depth).
+void CollectValues(const Json& value, std::vector<std::string>& out,
+                   std::initializer_list<std::string_view> skip = {}) {
   if (value.is_string()) {
-    if (value.get_ref<const std::string&>().size() >= 4) out.push_back(value.get<std::string>());
+    out.push_back(value.get<std::string>());
   } else if (value.is_object()) {
     for (auto it = value.begin(); it != value.end(); ++it) {
-      if (it.key().size() >= 4) out.push_back(it.key());
-      CollectStrings(*it, out);
+      if (std::find(skip.begin(), skip.end(), it.key()) != skip.end()) continue;
+      CollectValues(*it, out, skip);
     }
   } else if (value.is_array()) {
-    for (const auto& item : value) CollectStrings(item, out);
+    for (const auto& item : value) CollectValues(item, out, skip);
   } else if (value.is_number()) {
     const std::string text = DumpJson(value);
     if (text.size() >= 6) out.push_back(text);
   }
+}
+
+// The native content of a scripted answer: every id, text, signature and every value of
+// `args` or `response`; not its structure's own words (roles, function names, finish reasons,
+// the model's version). A `raw_body` is read as JSON when it is, else held whole.
+void CollectAnswerContent(const Json& value, std::vector<std::string>& out) {
+  if (value.is_array()) {
+    for (const auto& item : value) CollectAnswerContent(item, out);
+    return;
+  }
+  if (!value.is_object()) return;
+  for (auto it = value.begin(); it != value.end(); ++it) {
+    const std::string& key = it.key();
+    if (key == "args" || key == "response" || key == "partialArgs") {
+      CollectValues(*it, out);
+    } else if ((key == "text" || key == "id" || key == "thoughtSignature" ||
+                key == "thought_signature") &&
+               it->is_string()) {
+      out.push_back(it->get<std::string>());
+    } else if (key == "raw_body" && it->is_string()) {
+      try {
+        CollectAnswerContent(ParseJson(it->get<std::string>()), out);
+      } catch (const std::exception&) {
+        out.push_back(it->get<std::string>());
+      }
+    } else {
+      CollectAnswerContent(*it, out);
+    }
+  }
+}
+
+// What a driver's text must not carry into a report: the case's native content (ids,
+// argument and result values, signatures, texts, the carried transcript's contents), not the
+// ordinary words its structure uses (feature and function names, roles, descriptions).
+std::vector<std::string> NativeStrings(const Case& c) {
+  std::vector<std::string> natives;
+  if (const Json* exchanges = Find(c.raw, "exchanges"); exchanges && exchanges->is_array()) {
+    for (const Json& x : *exchanges) {
+      if (const Json* user = Find(x, "user"); user && user->is_string()) {
+        natives.push_back(user->get<std::string>());
+      }
+      if (const Json* response = Find(x, "response")) CollectAnswerContent(*response, natives);
+      const Json* then = Find(x, "then");
+      const Json* results = then ? Find(*then, "results") : nullptr;
+      if (results && results->is_array()) {
+        for (const Json& r : *results) CollectValues(r, natives, {"call", "approval"});
+      }
+    }
+  }
+  CollectValues(c.transcript, natives, {"role", "name"});
+  return natives;
+}
+
+// Whether `text` holds `native` at `at` as a token of its own (no letter, digit or `_` on
+// either side).
+bool StandsAlone(const std::string& text, std::size_t at, std::size_t size) {
+  const auto word = [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '_';
+  };
+  return (at == 0 || !word(text[at - 1])) &&
+         (at + size >= text.size() || !word(text[at + size]));
 }
 
 bool LooksLikeCode(const std::string& code) {
@@ -144,14 +209,18 @@ std::string SafeDriverText(std::string text, const Case* c, std::size_t limit) {
     if (byte >= 0x20 && byte != 0x7f) kept += ch;
   }
   if (c != nullptr) {
-    std::vector<std::string> natives;
-    CollectStrings(c->raw, natives);
-    CollectStrings(c->transcript, natives);
+    // Native content of 8 or more characters is cut wherever it occurs; shorter content (an
+    // id such as "c1ab", a short text) only where it stands as a token of its own, so that
+    // ordinary words of a reason survive; content under 4 characters says nothing.
+    std::vector<std::string> natives = NativeStrings(*c);
     std::sort(natives.begin(), natives.end(),
               [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
     for (const std::string& native : natives) {
+      if (native.size() < 4) continue;
+      const bool anywhere = native.size() >= 8;
       for (std::size_t at = kept.find(native); at != std::string::npos;
-           at = kept.find(native, at + 3)) {
+           at = kept.find(native, at + 1)) {
+        if (!anywhere && !StandsAlone(kept, at, native.size())) continue;
         kept.replace(at, native.size(), "\u2026");
       }
     }
@@ -179,10 +248,47 @@ std::vector<std::string> RequiredCapabilities(const Case& c) {
       break;
     }
   }
+  if (c.HasFeature("stream-capture")) needed.push_back(kStreamCapture);
   return needed;
 }
 
-Json StartMessage() { return Json{{"type", "start"}, {"version", kVersion}}; }
+namespace {
+
+// What a framework-run loop needs to answer from `then` without reading the wire (protocol 2):
+// the answer's functionCall parts in parse order (`name`, `args` when present, and
+// `answered_inside` for a call the server answered in its own content, which is no pending
+// call, ADR-226.B2), and the call (index into `calls`) each result and approval selects.
+void AnswerCalls(const Exchange& ex, Json& x) {
+  const Json parts = checks::detail::ScriptedParts(ex);
+  const auto all = checks::detail::FunctionCallPositions(parts);
+  const auto pending = checks::detail::PendingCallPositions(parts);
+  Json calls = Json::array();
+  for (const std::size_t position : all) {
+    const Json& call = parts[position]["functionCall"];
+    Json entry = Json::object();
+    if (const Json* name = Find(call, "name")) entry["name"] = *name;
+    if (const Json* args = Find(call, "args")) entry["args"] = *args;
+    entry["answered_inside"] =
+        std::find(pending.begin(), pending.end(), position) == pending.end();
+    calls.push_back(std::move(entry));
+  }
+  x["calls"] = std::move(calls);
+  const auto selected = [&](const model::CallSelector& selector) {
+    const auto call = checks::detail::ResolveSelector(selector, parts);
+    return call ? Json(*call) : Json(nullptr);
+  };
+  Json results = Json::array();
+  for (const auto& r : ex.then.results) results.push_back(selected(r.call));
+  Json approvals = Json::array();
+  for (const auto& a : ex.then.approvals) approvals.push_back(selected(a.call));
+  x["selected"] = Json{{"results", std::move(results)}, {"approvals", std::move(approvals)}};
+}
+
+}  // namespace
+
+Json StartMessage() {
+  return Json{{"type", "start"}, {"version", kVersion}, {"versions", Json::array({1, 2})}};
+}
 
 Json StopMessage() { return Json{{"type", "stop"}}; }
 
@@ -197,6 +303,7 @@ Json RunCaseMessage(const Case& c, const std::string& base_url, std::size_t seq,
     x["streamed"] = ex.response.stream.has_value();
     const Json then = ThenOf(c, k);
     if (!then.is_null()) x["then"] = then;
+    AnswerCalls(ex, x);
     exchanges.push_back(std::move(x));
   }
   Json message = Json{{"type", "run_case"},
@@ -220,10 +327,13 @@ Hello ParseHello(const Json& message) {
     throw std::invalid_argument("the answer to start is not a hello");
   }
   const Json* version = Find(message, "protocol");
-  if (version == nullptr || *version != Json(kVersion)) {
-    throw std::invalid_argument("a hello without protocol " + std::to_string(kVersion));
+  if (version == nullptr || !version->is_number_integer() ||
+      version->get<std::int64_t>() < kOldestVersion || version->get<std::int64_t>() > kVersion) {
+    throw std::invalid_argument("a hello without protocol " + std::to_string(kOldestVersion) +
+                                " to " + std::to_string(kVersion));
   }
   Hello hello;
+  hello.protocol = version->get<int>();
   hello.name = SafeDriverText(StringOr(message, "name"), nullptr, 64);
   hello.version = SafeDriverText(StringOr(message, "version"), nullptr, 32);
   hello.language = SafeDriverText(StringOr(message, "language"), nullptr, 32);
@@ -235,6 +345,9 @@ Hello ParseHello(const Json& message) {
   for (const Json& capability : *capabilities) {
     if (!capability.is_string()) throw std::invalid_argument("a capability is not a string");
     hello.capabilities.insert(capability.get<std::string>());
+  }
+  if (hello.protocol == 1 && hello.capabilities.count(kStreaming) != 0) {
+    hello.capabilities.insert(kStreamCapture);
   }
   return hello;
 }

@@ -15,8 +15,11 @@
 
 namespace gemini_oracle::runner::protocol {
 
-/// The protocol version this oracle speaks.
-inline constexpr int kVersion = 1;
+/// The protocol version this oracle speaks, and the oldest it still runs. Version 2 adds the
+/// `stream-capture` capability and, per exchange of `run_case`, the calls of the answer and the
+/// call each selector picks (INTERPRETING §15.1).
+inline constexpr int kVersion = 2;
+inline constexpr int kOldestVersion = 1;
 
 /// What a driver may support beyond running a fresh conversation; a case needing one the
 /// driver lacks is skipped with the reason.
@@ -26,10 +29,14 @@ inline constexpr const char* kApprovals = "approvals";         // `then.approval
 inline constexpr const char* kStreaming = "streaming";         // :streamGenerateContent
 inline constexpr const char* kSnapshots = "snapshots";         // transcripts before/after build
 inline constexpr const char* kTypedErrors = "typed-errors";    // refusals with catalogue codes
+inline constexpr const char* kStreamCapture = "stream-capture";  // state captured from streams
 
 /// The driver's answer to `start`.
 struct Hello {
+  int protocol = kVersion;
   std::string name, version, language;
+  /// As declared; a protocol 1 driver that streams also captures from streams (it was offered
+  /// the streamed twins before the capability existed).
   std::set<std::string> capabilities;
 };
 
@@ -65,12 +72,14 @@ using Reply = std::variant<DriverReport, Skipped, Errored, Garbled>;
 
 /// The driver's answer to `run_case` number `seq` of case `c`. A refusal code must look like a
 /// code (letters, digits, `_ . : -`, at most 64); the driver's free texts (a skip's reason, an
-/// error's context) keep at most 200 printable characters with every string of the case's
-/// own content (ids, arguments, text) cut out, so that no report echoes native content.
+/// error's context) keep at most 200 printable characters with the case's native content (ids,
+/// argument and result values, signatures, texts) cut out, so that no report echoes it, and
+/// its ordinary words kept, so that like texts group.
 Reply ParseReply(const Json& message, std::size_t seq, const Case& c);
 
-/// `text` with control characters dropped, at most `limit` bytes, and every string of `c`'s
-/// content of 4 or more characters replaced by "…".
+/// `text` with control characters dropped, at most `limit` bytes, and `c`'s native content
+/// replaced by "…": values of 8 or more characters wherever they occur, of 4 to 7 where they
+/// stand as a token of their own.
 std::string SafeDriverText(std::string text, const Case* c, std::size_t limit = 200);
 
 /// A report as the driver writes it (the reference process driver's side).

@@ -448,8 +448,15 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     result["verdict"] = std::string(reports::kError);
     result["reason"] = *report.harness_error;
   } else if (report.skipped) {
+    // A driver may find out mid-run that its application cannot go on (INTERPRETING §15.1):
+    // the case is skipped, and what went out before is said, not judged (a partial run is
+    // not the case's).
     result["verdict"] = std::string(reports::kSkipped);
-    result["reason"] = "the driver skipped it: " + *report.skipped;
+    result["reason"] = journal.empty() ? "the driver skipped it: " + *report.skipped
+                                       : "the driver skipped it after " +
+                                             std::to_string(journal.size()) +
+                                             " requests went out (not judged): " +
+                                             *report.skipped;
   } else {
     SentBodies sent(journal);
     // A driver without typed errors reports its own error class: mapped to the catalogue's

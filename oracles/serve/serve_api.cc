@@ -92,6 +92,11 @@ void ServeApi::Mount(httplib::Server& server) {
     std::string name, version, language;
     try {
       capabilities = Member(body, "capabilities", std::set<std::string>{});
+      // A client of protocol 1 (no `protocol` member) that streams captures from streams, as
+      // a protocol 1 driver does (INTERPRETING §15.1).
+      if (Member(body, "protocol", 1) < 2 && capabilities.count(runner::protocol::kStreaming)) {
+        capabilities.insert(runner::protocol::kStreamCapture);
+      }
       filter = Member(body, "filter", std::string());
       twins = Member(body, "twins", true);
       strict = Member(body, "strict", false);

@@ -52,6 +52,61 @@ TEST(DriverProtocol, EveryRunCaseOfTheCorpusValidatesAndHidesTheScript) {
   EXPECT_GT(seq, 600u);
 }
 
+// Protocol 2: each exchange lists the answer's calls in parse order, a call the server answered
+// in its own content marked, and the call each result and approval selects, so a framework-run
+// loop answers without reading the wire; still no scripted answer beyond that.
+TEST(DriverProtocol, RunCaseGivesTheCallsEachSelectorPicks) {
+  const auto loader = CaseLoader::FromSourceRoot(SourceRoot());
+  const auto loaded = loader.LoadText(R"({
+    "description": "Answers a call by name and one by position.",
+    "clauses": ["ADR-226.3"],
+    "features": ["parallel", "ids"],
+    "exchanges": [
+      {"user": "go",
+       "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+         {"functionCall": {"id": "srv1", "name": "lookup", "args": {"q": "a"}}},
+         {"functionResponse": {"id": "srv1", "name": "lookup", "response": {"r": 1}}},
+         {"functionCall": {"id": "c1", "name": "f", "args": {"n": 1}}},
+         {"functionCall": {"id": "c2", "name": "g"}}]}}]}},
+       "then": {"results": [{"call": {"name": "g"}, "json": {}}, {"call": 0, "text": "one"}]}},
+      {"response": {"body": {"candidates": [{"content": {"role": "model",
+        "parts": [{"text": "done"}]}}]}}}],
+    "expect": {"outcome": "accept", "requests": 2}
+  })", SourceRoot() / "fixtures" / "adr-226" / "y_selected.json", SourceRoot() / "fixtures");
+  ASSERT_TRUE(loaded.value.has_value());
+  const Json message = RunCaseMessage(*loaded.value, "http://127.0.0.1:9/s/1", 1, false);
+  EXPECT_EQ(Violations(SchemaOf("run_case"), message), "");
+  const Json& x = message["exchanges"][0];
+  EXPECT_EQ(DumpJson(x["calls"]),
+            R"([{"name":"lookup","args":{"q":"a"},"answered_inside":true},)"
+            R"({"name":"f","args":{"n":1},"answered_inside":false},)"
+            R"({"name":"g","answered_inside":false}])");
+  EXPECT_EQ(DumpJson(x["selected"]), R"({"results":[2,1],"approvals":[]})");
+  EXPECT_EQ(DumpJson(message["exchanges"][1]["calls"]), "[]");
+}
+
+// A hello may speak protocol 1 or 2; a protocol 1 driver that streams is offered the cases
+// captured from streams (`stream-capture`), a protocol 2 driver only when it declares it.
+TEST(DriverProtocol, HelloVersionsAndStreamCapture) {
+  const auto hello = [](int protocol, std::vector<std::string> capabilities) {
+    return ParseHello(Json{{"type", "hello"},
+                           {"protocol", protocol},
+                           {"name", "n"},
+                           {"capabilities", capabilities}});
+  };
+  EXPECT_EQ(hello(1, {"streaming"}).capabilities.count(kStreamCapture), 1u);
+  EXPECT_EQ(hello(2, {"streaming"}).capabilities.count(kStreamCapture), 0u);
+  EXPECT_EQ(hello(2, {"streaming", "stream-capture"}).capabilities.count(kStreamCapture), 1u);
+  EXPECT_EQ(hello(2, {}).protocol, 2);
+  EXPECT_THROW(hello(3, {}), std::invalid_argument);
+  EXPECT_THROW(hello(0, {}), std::invalid_argument);
+  Case captured;
+  captured.features = {"streaming", "stream-capture"};
+  const auto needed = RequiredCapabilities(captured);
+  EXPECT_NE(std::find(needed.begin(), needed.end(), kStreamCapture), needed.end());
+  EXPECT_EQ(RequiredCapabilities(Case{}).size(), 0u);
+}
+
 TEST(DriverProtocol, OracleMessagesAndReportsValidate) {
   EXPECT_EQ(Violations(SchemaOf("start"), StartMessage()), "");
   EXPECT_EQ(Violations(SchemaOf("stop"), StopMessage()), "");
@@ -173,6 +228,25 @@ TEST(DriverProtocol, DriverTextsAreMadeSafe) {
   EXPECT_NE(reason.find("cannot do"), std::string::npos) << reason;
   const std::string long_text(5000, 'x');
   EXPECT_LE(SafeDriverText(long_text, nullptr).size(), 203u);
+  // The case's structure is no native content: its description, features, function names and
+  // roles stay in a reason, so that like reasons group; a short native id is cut where it
+  // stands alone, not inside a longer word.
+  Case structured;
+  structured.raw = ParseJson(R"({
+    "description": "Answers every call it runs.",
+    "features": ["streaming", "parallel"],
+    "options": {"tools": [{"functionDeclarations": [{"name": "get_weather"}]}]},
+    "exchanges": [{"user": "go", "response": {"body": {"candidates": [{"content": {
+      "role": "model", "parts": [{"functionCall": {"id": "c1ab", "name": "get_weather",
+        "args": {"city": "Bergen-SECRET"}}, "thoughtSignature": "c2lnbmF0dXJl"}]},
+      "finishReason": "STOP"}]}}}]})");
+  const std::string plain =
+      "this client answers every call it runs, no streaming of parallel get_weather (model STOP)";
+  EXPECT_EQ(SafeDriverText(plain, &structured), plain);
+  const std::string native =
+      "got c1ab and Bergen-SECRET with c2lnbmF0dXJl; c1abc is a word of its own";
+  const std::string cut = SafeDriverText(native, &structured);
+  EXPECT_EQ(cut, "got \u2026 and \u2026 with \u2026; c1abc is a word of its own") << cut;
   const Reply coded = ParseReply(
       Json{{"type", "report"},
            {"seq", 1},

@@ -904,6 +904,40 @@ TEST(RunSuite, RefusalDueAfterTheStopIsNotJudged) {
   EXPECT_EQ(not_stopped["reason"], "should-have-refused") << not_stopped.dump(2);
 }
 
+// A driver that sends one request, then skips the case (its application cannot go on).
+class SkippingDriver : public Driver {
+ public:
+  std::string Name() const override { return "skipping"; }
+  DriverReport Run(const Case&, const std::string& base_url) override {
+    ref::ClientOptions options;
+    options.base_url = base_url;
+    ref::GeminiHttpClient client(options);
+    try {
+      client.GenerateContent(
+          "gemini-2.5-flash",
+          Json::parse(R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})"));
+    } catch (const std::exception&) {
+      // only the request sent matters here
+    }
+    DriverReport report;
+    report.skipped = "no approval step in this framework";
+    return report;
+  }
+};
+
+// A skip after requests went out is `skipped`, and its reason says they went out, not judged.
+TEST(RunSuite, SkipAfterRequestsSaysTheyWentOut) {
+  const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
+  const auto result = RunSuite({OneRequestCase("ADR-226.3")}, registry,
+                               [] { return std::make_unique<SkippingDriver>(); },
+                               SuiteOptions{})[0];
+  EXPECT_EQ(result["verdict"], "skipped") << result.dump(2);
+  EXPECT_EQ(result["reason"],
+            "the driver skipped it after 1 requests went out (not judged): no approval step in "
+            "this framework")
+      << result.dump(2);
+}
+
 // A reordered parse (the generic list in another order than the parts, which ADR-226 expects)
 // has each call judged against the part it is: no finding.
 TEST(RunSuite, ReorderedParseIsJudgedCallByCall) {
