@@ -287,7 +287,10 @@ void AnswerCalls(const Exchange& ex, Json& x) {
 }  // namespace
 
 Json StartMessage() {
-  return Json{{"type", "start"}, {"version", kVersion}, {"versions", Json::array({1, 2})}};
+  return Json{{"type", "start"},
+              {"version", kVersion},
+              {"versions", Json::array({1, 2})},
+              {"reply_fd", kReplyFd}};
 }
 
 Json StopMessage() { return Json{{"type", "stop"}}; }

@@ -21,6 +21,10 @@ namespace gemini_oracle::runner::protocol {
 inline constexpr int kVersion = 2;
 inline constexpr int kOldestVersion = 1;
 
+/// The descriptor a driver inherits for its protocol lines, apart from its standard output
+/// (where Node libraries log): a driver that writes its hello there speaks the protocol there.
+inline constexpr int kReplyFd = 3;
+
 /// What a driver may support beyond running a fresh conversation; a case needing one the
 /// driver lacks is skipped with the reason.
 inline constexpr const char* kCarriedState = "carried-state";  // load `transcript` and capsules

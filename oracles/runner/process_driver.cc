@@ -34,7 +34,7 @@ ProcessDriver::ProcessDriver(Options options) : options_(std::move(options)) {
 ProcessDriver::~ProcessDriver() { Stop(true); }
 
 void ProcessDriver::Start() {
-  int in[2], out[2];
+  int in[2], out[2], reply[2];
   if (::pipe2(in, O_CLOEXEC) != 0) {
     throw std::runtime_error(std::string("cannot make pipes: ") + std::strerror(errno));
   }
@@ -43,12 +43,17 @@ void ProcessDriver::Start() {
     ::close(in[1]);
     throw std::runtime_error(std::string("cannot make pipes: ") + std::strerror(errno));
   }
+  if (::pipe2(reply, O_CLOEXEC) != 0) {
+    for (const int fd : {in[0], in[1], out[0], out[1]}) ::close(fd);
+    throw std::runtime_error(std::string("cannot make pipes: ") + std::strerror(errno));
+  }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, in[0], STDIN_FILENO);
   posix_spawn_file_actions_adddup2(&actions, out[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, reply[1], protocol::kReplyFd);
   // Nothing else of the oracle's (its HTTP sockets, another driver's pipes) reaches the driver.
-  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  posix_spawn_file_actions_addclosefrom_np(&actions, protocol::kReplyFd + 1);
   const std::string command = options_.command;
   char* argv[] = {const_cast<char*>("/bin/sh"), const_cast<char*>("-c"),
                   const_cast<char*>(command.c_str()), nullptr};
@@ -63,9 +68,11 @@ void ProcessDriver::Start() {
   posix_spawnattr_destroy(&attributes);
   ::close(in[0]);
   ::close(out[1]);
+  ::close(reply[1]);
   if (spawned != 0) {
     ::close(in[1]);
     ::close(out[0]);
+    ::close(reply[0]);
     throw std::runtime_error(std::string("cannot start the driver: ") + std::strerror(spawned));
   }
   {
@@ -74,8 +81,13 @@ void ProcessDriver::Start() {
   }
   to_driver_ = in[1];
   from_driver_ = out[0];
+  replies_ = reply[0];
   ::fcntl(to_driver_, F_SETFL, ::fcntl(to_driver_, F_GETFL) | O_NONBLOCK);
   buffer_.clear();
+  stdout_bytes_.clear();
+  reply_bytes_.clear();
+  channel_ = Channel::kUnknown;
+  stdout_ended_ = replies_ended_ = false;
   cancelled_ = false;
   ++starts_;
   // start -> hello
@@ -132,6 +144,8 @@ void ProcessDriver::Stop(bool gracefully) {
   ::waitpid(pid, &status, 0);
   if (from_driver_ >= 0) ::close(from_driver_);
   from_driver_ = -1;
+  if (replies_ >= 0) ::close(replies_);
+  replies_ = -1;
   buffer_.clear();
 }
 
@@ -151,16 +165,14 @@ bool ProcessDriver::WriteLine(const std::string& line,
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0 || cancelled_) return false;
-    pollfd fds[2] = {{to_driver_, POLLOUT, 0}, {from_driver_, POLLIN, 0}};
-    const int ready = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 200)));
+    pollfd fds[3] = {{to_driver_, POLLOUT, 0},
+                     {stdout_ended_ ? -1 : from_driver_, POLLIN, 0},
+                     {replies_ended_ ? -1 : replies_, POLLIN, 0}};
+    const int ready = ::poll(fds, 3, static_cast<int>(std::min<long long>(left.count(), 200)));
     if (ready < 0 && errno == EINTR) continue;
     if (ready <= 0) continue;
-    if (fds[1].revents & POLLIN) {  // keep its output flowing: it may write while we do
-      char chunk[65536];
-      const ssize_t n = ::read(from_driver_, chunk, sizeof chunk);
-      if (n > 0) buffer_.append(chunk, static_cast<std::size_t>(n));
-      if (buffer_.size() > kMaxLine) return false;
-    }
+    Pump(fds + 1);  // keep its output flowing: it may write while we do
+    if (buffer_.size() > kMaxLine) return false;
     if (fds[0].revents & (POLLERR | POLLHUP)) return false;
     if (!(fds[0].revents & POLLOUT)) continue;
     const ssize_t n = ::write(to_driver_, text.data() + done, text.size() - done);
@@ -171,33 +183,95 @@ bool ProcessDriver::WriteLine(const std::string& line,
   return true;
 }
 
+bool ProcessDriver::Pump(const pollfd* ready) {
+  // ready[0]: standard output, ready[1]: the reply descriptor.
+  const int fds[2] = {from_driver_, replies_};
+  bool* ended[2] = {&stdout_ended_, &replies_ended_};
+  std::string* early[2] = {&stdout_bytes_, &reply_bytes_};
+  const Channel own[2] = {Channel::kStdout, Channel::kReplyFd};
+  for (int k = 0; k < 2; ++k) {
+    if (*ended[k] || !(ready[k].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+    char chunk[65536];
+    const ssize_t n = ::read(fds[k], chunk, sizeof chunk);
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+    if (n <= 0) {
+      *ended[k] = true;
+      continue;
+    }
+    const std::string_view bytes(chunk, static_cast<std::size_t>(n));
+    if (channel_ == Channel::kUnknown) {
+      early[k]->append(bytes);
+    } else if (channel_ == own[k]) {
+      buffer_.append(bytes);
+    } else if (k == 0) {
+      // Standard output of a driver speaking on its reply descriptor: logs, for people.
+      [[maybe_unused]] const ssize_t w = ::write(STDERR_FILENO, bytes.data(), bytes.size());
+    }
+  }
+  if (channel_ == Channel::kReplyFd) return !replies_ended_;
+  if (channel_ == Channel::kStdout) return !stdout_ended_;
+  return !(stdout_ended_ && replies_ended_);
+}
+
+std::optional<std::string> ProcessDriver::TakeLine() {
+  if (channel_ == Channel::kUnknown) {
+    // The first line on the reply descriptor chooses it, whatever standard output held before
+    // (logs, for people). On standard output, the first line that looks like JSON chooses it;
+    // lines before it are logs.
+    if (reply_bytes_.find('\n') != std::string::npos) {
+      channel_ = Channel::kReplyFd;
+      buffer_ = std::move(reply_bytes_);
+      [[maybe_unused]] const ssize_t w =
+          ::write(STDERR_FILENO, stdout_bytes_.data(), stdout_bytes_.size());
+      stdout_bytes_.clear();
+    } else {
+      for (std::size_t end; (end = stdout_bytes_.find('\n')) != std::string::npos;) {
+        const std::size_t first = stdout_bytes_.find_first_not_of(" \t\r");
+        if (first < end && stdout_bytes_[first] == '{') {
+          channel_ = Channel::kStdout;
+          buffer_ = std::move(stdout_bytes_);
+          stdout_bytes_.clear();
+          break;
+        }
+        [[maybe_unused]] const ssize_t w = ::write(STDERR_FILENO, stdout_bytes_.data(), end + 1);
+        stdout_bytes_.erase(0, end + 1);
+      }
+      if (channel_ == Channel::kUnknown) return std::nullopt;
+    }
+    reply_bytes_.clear();
+  }
+  for (std::size_t end; (end = buffer_.find('\n')) != std::string::npos;) {
+    std::string line = buffer_.substr(0, end);
+    buffer_.erase(0, end + 1);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) return line;  // blank lines are nothing
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> ProcessDriver::ReadLine(std::chrono::steady_clock::time_point deadline,
                                                    bool& timed_out) {
   timed_out = false;
   for (;;) {
-    if (const auto end = buffer_.find('\n'); end != std::string::npos) {
-      std::string line = buffer_.substr(0, end);
-      buffer_.erase(0, end + 1);
-      if (!line.empty() && line.back() == '\r') line.pop_back();
-      if (line.empty()) continue;  // blank lines are nothing
-      return line;
+    if (auto line = TakeLine()) return line;
+    if (buffer_.size() > kMaxLine || stdout_bytes_.size() > kMaxLine ||
+        reply_bytes_.size() > kMaxLine) {
+      return std::nullopt;
     }
-    if (buffer_.size() > kMaxLine) return std::nullopt;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
         deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0 || cancelled_) {
       timed_out = true;
       return std::nullopt;
     }
-    pollfd fd{from_driver_, POLLIN, 0};
-    const int ready = ::poll(&fd, 1, static_cast<int>(std::min<long long>(left.count(), 200)));
+    pollfd fds[2] = {{stdout_ended_ ? -1 : from_driver_, POLLIN, 0},
+                     {replies_ended_ ? -1 : replies_, POLLIN, 0}};
+    const int ready = ::poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 200)));
     if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;
-    char chunk[65536];
-    const ssize_t n = ::read(from_driver_, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return std::nullopt;  // the driver ended
-    buffer_.append(chunk, static_cast<std::size_t>(n));
+    if (!Pump(fds)) {  // the protocol's channel ended: what it held is all there is
+      if (auto line = TakeLine()) return line;
+      return std::nullopt;
+    }
   }
 }
 

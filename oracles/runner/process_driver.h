@@ -1,9 +1,12 @@
 #pragma once
 // An implementation in any language, behind its driver process: the oracle starts the driver
 // command and speaks the driver protocol (driver_protocol.h) over its standard input and
-// output. A crash, a hang or a garbled line is that case's `error` (the runner's time limit
+// output, or, for a driver whose libraries log to standard output, over the descriptor
+// protocol::kReplyFd it inherits (its hello there chooses it; its standard output then goes
+// to the oracle's standard error, for people). A crash, a hang or a garbled line is that case's `error` (the runner's time limit
 // makes a hang a `timeout` first); the driver is then started again for the next case.
 
+#include <poll.h>
 #include <sys/types.h>
 
 #include <atomic>
@@ -59,13 +62,25 @@ class ProcessDriver final : public Driver {
   /// The next line, or nullopt at end of output or past the deadline (`timed_out` says which).
   std::optional<std::string> ReadLine(std::chrono::steady_clock::time_point deadline,
                                       bool& timed_out);
+  /// Reads what is ready on the driver's standard output and reply descriptor; false when the
+  /// protocol's channel ended.
+  bool Pump(const pollfd* ready);
+  /// A whole protocol line already read, choosing the channel at the first one.
+  std::optional<std::string> TakeLine();
+
+  enum class Channel { kUnknown, kStdout, kReplyFd };
 
   Options options_;
   std::optional<protocol::Hello> hello_;
   pid_t pid_ = -1;
   int to_driver_ = -1;
   int from_driver_ = -1;
-  std::string buffer_;
+  int replies_ = -1;  // the read end of the driver's protocol::kReplyFd
+  Channel channel_ = Channel::kUnknown;
+  std::string buffer_;        // the protocol channel's bytes not yet taken
+  std::string stdout_bytes_;  // standard output before the channel is known
+  std::string reply_bytes_;   // the reply descriptor's bytes before the channel is known
+  bool stdout_ended_ = false, replies_ended_ = false;
   std::size_t seq_ = 0;
   std::size_t starts_ = 0;
   std::mutex pid_mutex_;  // Cancel() comes from the watchdog thread

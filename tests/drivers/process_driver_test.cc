@@ -73,6 +73,40 @@ TEST(ProcessDriver, EveryMisbehaviourIsThatCasesErrorAndTheDriverRestarts) {
   EXPECT_EQ(driver.Starts(), 6u);
 }
 
+// A driver whose libraries log to standard output speaks the protocol on the descriptor it
+// inherits (protocol::kReplyFd): its hello there chooses it, and what it writes on standard
+// output, before and after, is no protocol line (logs, for people). A driver speaking on
+// standard output may log lines that are not JSON before its hello.
+TEST(ProcessDriver, AReplyDescriptorApartFromStandardOutput) {
+  const std::string answer_cases =
+      R"(while read line; do echo "log: got a case {"; )"
+      R"(seq=$(echo "$line" | sed -n 's/.*"seq":\([0-9]*\).*/\1/p'); )"
+      R"(echo "{\"type\":\"skipped\",\"seq\":$seq,\"reason\":\"not here\"}" >&OUT; done)";
+  const auto driver_on = [&](const std::string& out, int protocol) {
+    std::string cases = answer_cases;
+    cases.replace(cases.find("OUT"), 3, out);
+    // On standard output, after the hello, every line is a protocol line: no log there.
+    if (out == "1") cases.replace(cases.find(R"(echo "log: got a case {"; )"), 26, "");
+    return R"(read start; echo 'booting the framework'; echo '{"type":"hello","protocol":)" +
+           std::to_string(protocol) + R"(,"name":"n","capabilities":[]}' >&)" + out + "; " +
+           cases;
+  };
+  for (const auto& [out, protocol] : {std::pair<std::string, int>{"3", 2}, {"1", 1}}) {
+    ProcessDriver::Options options;
+    options.command = driver_on(out, protocol);
+    options.reply_timeout = std::chrono::milliseconds(5000);
+    ProcessDriver driver(options);
+    EXPECT_EQ(driver.Hello().protocol, protocol) << out;
+    for (int k = 0; k < 2; ++k) {
+      const auto report = driver.Run(AnyCase(), "http://127.0.0.1:1");
+      EXPECT_FALSE(report.harness_error) << out << ": " << *report.harness_error;
+      ASSERT_TRUE(report.skipped) << out;
+      EXPECT_EQ(*report.skipped, "not here");
+    }
+    EXPECT_EQ(driver.Starts(), 1u) << out;
+  }
+}
+
 // Cancel() (the runner's time limit) ends a hanging driver at once.
 TEST(ProcessDriver, CancelEndsAHangingDriver) {
   TempDir dir;
