@@ -337,9 +337,11 @@ Hello ParseHello(const Json& message) {
   }
   Hello hello;
   hello.protocol = version->get<int>();
-  hello.name = SafeDriverText(StringOr(message, "name"), nullptr, 64);
-  hello.version = SafeDriverText(StringOr(message, "version"), nullptr, 32);
-  hello.language = SafeDriverText(StringOr(message, "language"), nullptr, 32);
+  // Long enough for a framework's name and every package version it pins (`ai 5.0.60,
+  // @ai-sdk/google 2.0.17`): reports and comparisons tell implementations apart by them.
+  hello.name = SafeDriverText(StringOr(message, "name"), nullptr, 128);
+  hello.version = SafeDriverText(StringOr(message, "version"), nullptr, 160);
+  hello.language = SafeDriverText(StringOr(message, "language"), nullptr, 64);
   if (hello.name.empty()) throw std::invalid_argument("a hello without a name");
   const Json* capabilities = Find(message, "capabilities");
   if (capabilities == nullptr || !capabilities->is_array()) {

@@ -98,6 +98,15 @@ TEST(DriverProtocol, HelloVersionsAndStreamCapture) {
   EXPECT_EQ(hello(2, {"streaming"}).capabilities.count(kStreamCapture), 0u);
   EXPECT_EQ(hello(2, {"streaming", "stream-capture"}).capabilities.count(kStreamCapture), 1u);
   EXPECT_EQ(hello(2, {}).protocol, 2);
+  // A framework's pinned package versions stay whole: reports tell implementations apart by them.
+  const std::string pinned = "ai 5.0.60, @ai-sdk/google 2.0.17, @ai-sdk/provider-utils 3.0.10";
+  const Hello versioned = ParseHello(Json{{"type", "hello"},
+                                          {"protocol", 2},
+                                          {"name", "vercel-ai-sdk-generate-text-with-tools"},
+                                          {"version", pinned},
+                                          {"capabilities", Json::array()}});
+  EXPECT_EQ(versioned.version, pinned);
+  EXPECT_EQ(versioned.name, "vercel-ai-sdk-generate-text-with-tools");
   EXPECT_THROW(hello(3, {}), std::invalid_argument);
   EXPECT_THROW(hello(0, {}), std::invalid_argument);
   Case captured;
