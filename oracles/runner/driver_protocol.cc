@@ -57,30 +57,34 @@ void CollectValues(const Json& value, std::vector<std::string>& out,
   }
 }
 
-// The native content of a scripted answer: every id, text, signature and every value of
-// `args` or `response`; not its structure's own words (roles, function names, finish reasons,
-// the model's version). A `raw_body` is read as JSON when it is, else held whole.
+// The native content of a scripted answer: every string in it (texts, ids, signatures,
+// arguments, results, error messages, code), but for the members that name its structure
+// (roles, function names, finish reasons, the model's version, MIME types, statuses). A
+// `raw_body` is read as JSON when it is, else held whole.
 void CollectAnswerContent(const Json& value, std::vector<std::string>& out) {
+  static const std::vector<std::string_view> kStructure = {
+      "role", "name", "finishReason", "modelVersion", "mimeType", "status", "language",
+      "outcome"};
   if (value.is_array()) {
     for (const auto& item : value) CollectAnswerContent(item, out);
+    return;
+  }
+  if (value.is_string() || value.is_number()) {
+    CollectValues(value, out);
     return;
   }
   if (!value.is_object()) return;
   for (auto it = value.begin(); it != value.end(); ++it) {
     const std::string& key = it.key();
     if (key == "args" || key == "response" || key == "partialArgs") {
-      CollectValues(*it, out);
-    } else if ((key == "text" || key == "id" || key == "thoughtSignature" ||
-                key == "thought_signature") &&
-               it->is_string()) {
-      out.push_back(it->get<std::string>());
+      CollectValues(*it, out);  // every value, whatever its member is called
     } else if (key == "raw_body" && it->is_string()) {
       try {
         CollectAnswerContent(ParseJson(it->get<std::string>()), out);
       } catch (const std::exception&) {
         out.push_back(it->get<std::string>());
       }
-    } else {
+    } else if (std::find(kStructure.begin(), kStructure.end(), key) == kStructure.end()) {
       CollectAnswerContent(*it, out);
     }
   }
@@ -100,11 +104,38 @@ std::vector<std::string> NativeStrings(const Case& c) {
       const Json* then = Find(x, "then");
       const Json* results = then ? Find(*then, "results") : nullptr;
       if (results && results->is_array()) {
-        for (const Json& r : *results) CollectValues(r, natives, {"call", "approval"});
+        for (const Json& r : *results) {
+          // The result's own members but its selector (`call`) and approval reference.
+          if (!r.is_object()) continue;
+          for (auto it = r.begin(); it != r.end(); ++it) {
+            if (it.key() != "call" && it.key() != "approval") CollectValues(*it, natives);
+          }
+        }
       }
     }
   }
-  CollectValues(c.transcript, natives, {"role", "name"});
+  // The carried transcript: every value but each message's and tool call's role and name.
+  if (c.transcript.is_array()) {
+    for (const Json& message : c.transcript) {
+      if (!message.is_object()) {
+        CollectValues(message, natives);
+        continue;
+      }
+      for (auto it = message.begin(); it != message.end(); ++it) {
+        if (it.key() == "role" || it.key() == "name") continue;
+        if (it.key() == "tool_calls" && it->is_array()) {
+          for (const Json& call : *it) {
+            if (!call.is_object()) continue;
+            for (auto m = call.begin(); m != call.end(); ++m) {
+              if (m.key() != "name") CollectValues(*m, natives);
+            }
+          }
+          continue;
+        }
+        CollectValues(*it, natives);
+      }
+    }
+  }
   return natives;
 }
 
@@ -186,12 +217,19 @@ DriverReport ReportOf(const Json& message) {
     model::Refusal r;
     r.code = StringOr(*refusal, "code");
     if (!LooksLikeCode(r.code)) throw std::invalid_argument("a refusal code that is not a code");
+    // A framework that raises may not say where (protocol 2): a refusal without `exchange`
+    // and `phase` is placed from the journal by the runner (PlaceRefusal). Given, they are
+    // judged as reported.
     r.phase = StringOr(*refusal, "phase");
-    if (r.phase != "build" && r.phase != "parse" && r.phase != "http") {
+    if (r.phase != "build" && r.phase != "parse" && r.phase != "http" && !r.phase.empty()) {
       throw std::invalid_argument("a refusal whose phase is not build, parse or http");
     }
-    r.exchange = Index(*refusal, "exchange").value_or(0);
-    if (r.exchange == 0) throw std::invalid_argument("a refusal without its exchange");
+    const std::optional<std::size_t> exchange = Index(*refusal, "exchange");
+    if (exchange && *exchange == 0) throw std::invalid_argument("a refusal at exchange 0");
+    if (exchange.has_value() == r.phase.empty()) {
+      throw std::invalid_argument("a refusal with only one of `exchange` and `phase`");
+    }
+    r.exchange = exchange.value_or(0);
     r.message = StringOr(*refusal, "message");
     r.message_index = Index(*refusal, "message_index");
     r.part_index = Index(*refusal, "part_index");
@@ -234,6 +272,32 @@ std::string SafeDriverText(std::string text, const Case* c, std::size_t limit) {
     kept += "\u2026";
   }
   return kept;
+}
+
+bool PlaceRefusal(const Case& c, std::size_t sent, DriverReport& report) {
+  if (!report.refusal || report.refusal->exchange != 0) return false;
+  model::Refusal& r = *report.refusal;
+  // `sent` requests went out: the refusal is of the answer to request `sent` (parse) or of
+  // building request `sent + 1` (build). The journal cannot tell them apart; the case's own
+  // expectation does, when it is one of the two.
+  const auto& expect = c.expect;
+  if (expect.outcome == model::Expected::kRefuse && expect.exchange) {
+    const bool build = expect.phase == "build";
+    const std::size_t allowed = build ? *expect.exchange - 1 : *expect.exchange;
+    if (allowed == sent) {
+      r.exchange = *expect.exchange;
+      r.phase = expect.phase;
+      return true;
+    }
+  }
+  if (sent == 0) {
+    r.exchange = 1;
+    r.phase = "build";
+  } else {
+    r.exchange = sent;
+    r.phase = "parse";
+  }
+  return true;
 }
 
 std::vector<std::string> RequiredCapabilities(const Case& c) {

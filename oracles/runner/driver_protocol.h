@@ -44,6 +44,12 @@ struct Hello {
   std::set<std::string> capabilities;
 };
 
+/// Places a refusal its driver reported without `exchange` and `phase` (a framework that
+/// raises says neither): from the `sent` requests of the journal, at the case's expected
+/// refusal when the journal fits it, else at the parse of the last answer received (the build
+/// of exchange 1 when none went out). Returns whether it placed one.
+bool PlaceRefusal(const Case& c, std::size_t sent, DriverReport& report);
+
 /// The capabilities a case needs (none for a fresh conversation), in a fixed order.
 std::vector<std::string> RequiredCapabilities(const Case& c);
 

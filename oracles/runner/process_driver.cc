@@ -19,6 +19,17 @@ namespace {
 // A driver line longer than this is garbled (a report of the largest case is far smaller).
 constexpr std::size_t kMaxLine = std::size_t{64} << 20;
 
+// Whether a line is a hello: the one line on standard output that chooses it as the protocol's
+// channel (a log such as Node's `{ a: 1 }` does not).
+bool IsHello(std::string_view line) {
+  try {
+    const Json message = ParseJson(std::string(line));
+    return message.is_object() && message.contains("type") && message["type"] == "hello";
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 std::string Seconds(std::chrono::milliseconds d) {
   return std::to_string(d.count() / 1000) + "." + std::to_string(d.count() % 1000 / 100) + " s";
 }
@@ -226,8 +237,7 @@ std::optional<std::string> ProcessDriver::TakeLine() {
       stdout_bytes_.clear();
     } else {
       for (std::size_t end; (end = stdout_bytes_.find('\n')) != std::string::npos;) {
-        const std::size_t first = stdout_bytes_.find_first_not_of(" \t\r");
-        if (first < end && stdout_bytes_[first] == '{') {
+        if (IsHello(std::string_view(stdout_bytes_).substr(0, end))) {
           channel_ = Channel::kStdout;
           buffer_ = std::move(stdout_bytes_);
           stdout_bytes_.clear();
@@ -308,7 +318,12 @@ void ProcessDriver::Cancel() {
 DriverReport ProcessDriver::Ask(const Case& c, const std::string& base_url, bool keep_in_memory) {
   DriverReport report;
   // A driver that ended between cases (or left output after its last answer) is started
-  // afresh, quietly: the new case is not to blame.
+  // afresh, quietly: the new case is not to blame. What it wrote since is read first.
+  if (pid_ > 0) {
+    pollfd fds[2] = {{stdout_ended_ ? -1 : from_driver_, POLLIN, 0},
+                     {replies_ended_ ? -1 : replies_, POLLIN, 0}};
+    if (::poll(fds, 2, 0) > 0) Pump(fds);
+  }
   if (pid_ > 0 && (Ended() || !buffer_.empty())) Stop(false);
   {
     std::lock_guard<std::mutex> lock(pid_mutex_);

@@ -432,6 +432,15 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
   }
   const std::vector<capture::JournalEntry> journal = server.Journal(script);
   server.RemoveScript(script);
+  // A refusal its driver could not place (a framework that raises says neither exchange nor
+  // phase) is placed from each run's own journal (INTERPRETING §15.1).
+  if (protocol::PlaceRefusal(c, journal.size(), report)) result["refusal_placed"] = true;
+  if (whole_report && whole_journal) {
+    protocol::PlaceRefusal(*c.twin->original, whole_journal->size(), *whole_report);
+  }
+  if (baseline_report && baseline_journal) {
+    protocol::PlaceRefusal(c, baseline_journal->size(), *baseline_report);
+  }
   result["requests"] = journal.size();
   std::size_t request_bytes = 0;
   for (const auto& entry : journal) request_bytes += entry.body.size();
@@ -452,10 +461,10 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     // the case is skipped, and what went out before is said, not judged (a partial run is
     // not the case's).
     result["verdict"] = std::string(reports::kSkipped);
+    // The count is in `requests`: one text for like skips, so they group.
     result["reason"] = journal.empty() ? "the driver skipped it: " + *report.skipped
-                                       : "the driver skipped it after " +
-                                             std::to_string(journal.size()) +
-                                             " requests went out (not judged): " +
+                                       : "the driver skipped it after requests went out (not "
+                                         "judged): " +
                                              *report.skipped;
   } else {
     SentBodies sent(journal);

@@ -116,6 +116,48 @@ TEST(DriverProtocol, HelloVersionsAndStreamCapture) {
   EXPECT_EQ(RequiredCapabilities(Case{}).size(), 0u);
 }
 
+// A refusal may leave out both `exchange` and `phase` (a framework that raises says neither):
+// it validates, and the oracle places it from the journal, at the case's expected refusal when
+// the requests sent fit it, else at the parse of the last answer (the build of exchange 1 when
+// none went out). Only one of the two breaks the protocol.
+TEST(DriverProtocol, RefusalWithoutPlaceIsPlacedFromTheJournal) {
+  const Json unplaced = Json{{"type", "report"},
+                             {"seq", 1},
+                             {"exchanges", Json::array()},
+                             {"refusal", Json{{"code", "ValueError"}, {"message", "bad id"}}}};
+  EXPECT_EQ(Violations(SchemaOf("report"), unplaced), "");
+  const Reply reply = ParseReply(unplaced, 1, Case{});
+  ASSERT_TRUE(std::holds_alternative<DriverReport>(reply));
+  DriverReport report = std::get<DriverReport>(reply);
+  ASSERT_TRUE(report.refusal);
+  EXPECT_EQ(report.refusal->exchange, 0u);
+  Json half = unplaced;
+  half["refusal"]["phase"] = "parse";
+  EXPECT_TRUE(std::holds_alternative<Garbled>(ParseReply(half, 1, Case{})));
+  EXPECT_NE(Violations(SchemaOf("report"), half), "");
+
+  Case c;
+  c.exchanges.resize(3);
+  c.expect.outcome = model::Expected::kRefuse;
+  c.expect.exchange = 2;
+  c.expect.phase = "parse";
+  const auto place = [&](std::size_t sent) {
+    DriverReport r = report;
+    EXPECT_TRUE(PlaceRefusal(c, sent, r));
+    return std::pair{r.refusal->exchange, r.refusal->phase};
+  };
+  EXPECT_EQ(place(2), (std::pair<std::size_t, std::string>{2, "parse"}));
+  EXPECT_EQ(place(1), (std::pair<std::size_t, std::string>{1, "parse"}));
+  EXPECT_EQ(place(0), (std::pair<std::size_t, std::string>{1, "build"}));
+  c.expect.phase = "build";
+  EXPECT_EQ(place(1), (std::pair<std::size_t, std::string>{2, "build"}));
+  DriverReport placed = report;
+  placed.refusal->exchange = 3;
+  placed.refusal->phase = "http";
+  EXPECT_FALSE(PlaceRefusal(c, 1, placed));  // a placed refusal is judged as reported
+  EXPECT_EQ(placed.refusal->exchange, 3u);
+}
+
 TEST(DriverProtocol, OracleMessagesAndReportsValidate) {
   EXPECT_EQ(Violations(SchemaOf("start"), StartMessage()), "");
   EXPECT_EQ(Violations(SchemaOf("stop"), StopMessage()), "");
@@ -256,6 +298,31 @@ TEST(DriverProtocol, DriverTextsAreMadeSafe) {
       "got c1ab and Bergen-SECRET with c2lnbmF0dXJl; c1abc is a word of its own";
   const std::string cut = SafeDriverText(native, &structured);
   EXPECT_EQ(cut, "got \u2026 and \u2026 with \u2026; c1abc is a word of its own") << cut;
+  // Every string of an answer counts, whatever member holds it: an error's message, code the
+  // server ran, its output.
+  Case errors;
+  errors.raw = ParseJson(R"json({"exchanges": [
+    {"user": "go", "response": {"status": 400, "body": {"error": {"code": 400,
+      "message": "Invalid id (SENTINEL-d41d8) in request", "status": "INVALID_ARGUMENT"}}}},
+    {"user": "run it", "response": {"body": {"candidates": [{"content": {"role": "model",
+      "parts": [{"executableCode": {"language": "PYTHON", "code": "print(SECRET_SUM)"}},
+                {"codeExecutionResult": {"outcome": "OUTCOME_OK", "output": "4242-OUT"}}]}}]}}}]})json");
+  const std::string leaked =
+      SafeDriverText("Invalid id (SENTINEL-d41d8) in request; ran print(SECRET_SUM) giving "
+                     "4242-OUT; INVALID_ARGUMENT PYTHON",
+                     &errors);
+  EXPECT_EQ(leaked.find("SENTINEL"), std::string::npos) << leaked;
+  EXPECT_EQ(leaked.find("SECRET_SUM"), std::string::npos) << leaked;
+  EXPECT_EQ(leaked.find("4242-OUT"), std::string::npos) << leaked;
+  EXPECT_NE(leaked.find("INVALID_ARGUMENT PYTHON"), std::string::npos) << leaked;
+  // A member named like the structure inside arguments or results is content all the same.
+  Case named;
+  named.raw = ParseJson(R"({"exchanges": [{"user": "go", "then": {"results": [
+    {"call": 0, "json": {"name": "Alice-Person"}}]}}]})");
+  named.transcript = ParseJson(R"([{"role": "assistant", "content": "",
+    "tool_calls": [{"id": "tc_1", "name": "lookup", "arguments": {"name": "Bobby-Person"}}]}])");
+  const std::string people = SafeDriverText("Alice-Person and Bobby-Person via lookup", &named);
+  EXPECT_EQ(people, "\u2026 and \u2026 via lookup") << people;
   const Reply coded = ParseReply(
       Json{{"type", "report"},
            {"seq", 1},

@@ -87,7 +87,8 @@ TEST(ProcessDriver, AReplyDescriptorApartFromStandardOutput) {
     cases.replace(cases.find("OUT"), 3, out);
     // On standard output, after the hello, every line is a protocol line: no log there.
     if (out == "1") cases.replace(cases.find(R"(echo "log: got a case {"; )"), 26, "");
-    return R"(read start; echo 'booting the framework'; echo '{"type":"hello","protocol":)" +
+    return R"(read start; echo 'booting the framework'; echo '{ a: 1 }'; echo '{"type":"log"}'; )"
+           R"(echo '{"type":"hello","protocol":)" +
            std::to_string(protocol) + R"(,"name":"n","capabilities":[]}' >&)" + out + "; " +
            cases;
   };
