@@ -48,6 +48,18 @@ TEST(DriverProtocol, EveryRunCaseOfTheCorpusValidatesAndHidesTheScript) {
       EXPECT_EQ(rebuilt.exchanges[k].user, c.exchanges[k].user);
     }
     EXPECT_EQ(rebuilt.Suspends(), c.Suspends()) << c.id;
+    // A twin's answers hold the calls of its original's, streamed or whole (protocol 2).
+    if (c.twin && c.twin->original) {
+      const Json original = RunCaseMessage(*c.twin->original, "http://127.0.0.1:9/s/1", 1, false);
+      for (std::size_t k = 0; k < c.exchanges.size(); ++k) {
+        EXPECT_EQ(DumpJson(message["exchanges"][k]["calls"]),
+                  DumpJson(original["exchanges"][k]["calls"]))
+            << c.id << " exchange " << k + 1;
+        EXPECT_EQ(DumpJson(message["exchanges"][k]["selected"]),
+                  DumpJson(original["exchanges"][k]["selected"]))
+            << c.id << " exchange " << k + 1;
+      }
+    }
   }
   EXPECT_GT(seq, 600u);
 }

@@ -106,6 +106,20 @@ TEST(ProcessDriver, AReplyDescriptorApartFromStandardOutput) {
     }
     EXPECT_EQ(driver.Starts(), 1u) << out;
   }
+  // Started again after it ended, a driver chooses its channel anew.
+  ProcessDriver::Options once;
+  once.command = driver_on("3", 2) + "; exit 0";
+  once.command.replace(once.command.find("while read line"), 15, "read line; for x in 1");
+  once.reply_timeout = std::chrono::milliseconds(5000);
+  ProcessDriver restarted(once);
+  for (int k = 0; k < 2; ++k) {
+    const auto report = restarted.Run(AnyCase(), "http://127.0.0.1:1");
+    EXPECT_FALSE(report.harness_error) << *report.harness_error;
+    ASSERT_TRUE(report.skipped);
+    EXPECT_EQ(*report.skipped, "not here");
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // it ends after one case
+  }
+  EXPECT_EQ(restarted.Starts(), 2u);
 }
 
 // Cancel() (the runner's time limit) ends a hanging driver at once.
