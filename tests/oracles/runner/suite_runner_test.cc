@@ -735,6 +735,20 @@ TEST(RunSuite, ReorderedCallsArePairedByWhatTheyStandFor) {
   EXPECT_EQ(RunAnswering({{0, "tc_1"}, {1, "tc_2"}}, false)["verdict"], "error");
 }
 
+// Sends one plain request to `base_url`, as a driver's implementation would; what comes back
+// (a streamed answer served to it included) does not matter, only that the request went out.
+void SendOneRequest(const std::string& base_url) {
+  ref::ClientOptions options;
+  options.base_url = base_url;
+  ref::GeminiHttpClient client(options);
+  try {
+    client.GenerateContent("gemini-2.5-flash",
+                           Json::parse(R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})"));
+  } catch (const std::exception&) {
+    // only the request sent matters here
+  }
+}
+
 // A driver whose implementation parsed the answer of TwoCallsCase: both calls (the second
 // named `second_name`), or (`drop`) the first only, the application then stopping at exchange
 // 1 (`stop`) as a selector fits nothing.
@@ -749,16 +763,7 @@ class ParsingDriver : public Driver {
         second_name_(std::move(second_name)) {}
   std::string Name() const override { return "parsing"; }
   DriverReport Run(const Case&, const std::string& base_url) override {
-    ref::ClientOptions options;
-    options.base_url = base_url;
-    ref::GeminiHttpClient client(options);
-    try {
-      client.GenerateContent(
-          "gemini-2.5-flash",
-          Json::parse(R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})"));
-    } catch (const std::exception&) {
-      // a streamed answer served to this plain request: only the request sent matters here
-    }
+    SendOneRequest(base_url);
     DriverReport report;
     auto& exchange = report.exchanges.emplace_back();
     exchange.request_built = exchange.response_parsed = true;
@@ -909,16 +914,7 @@ class SkippingDriver : public Driver {
  public:
   std::string Name() const override { return "skipping"; }
   DriverReport Run(const Case&, const std::string& base_url) override {
-    ref::ClientOptions options;
-    options.base_url = base_url;
-    ref::GeminiHttpClient client(options);
-    try {
-      client.GenerateContent(
-          "gemini-2.5-flash",
-          Json::parse(R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})"));
-    } catch (const std::exception&) {
-      // only the request sent matters here
-    }
+    SendOneRequest(base_url);
     DriverReport report;
     report.skipped = "no approval step in this framework";
     return report;
