@@ -40,10 +40,28 @@ Route ParseRoute(std::string_view path) {
     rest = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
   }
   route.api_path = std::string(rest);
-  // SDKs use both API versions for the same endpoint.
-  if (ConsumePrefix(rest, "/v1beta/") || ConsumePrefix(rest, "/v1/")) {
-    ClassifyModelPath(rest, route);
+  // SDKs use both API versions for the same endpoint; Vertex AI (Agent Platform) adds v1beta1.
+  if (!ConsumePrefix(rest, "/v1beta/") && !ConsumePrefix(rest, "/v1/") &&
+      !ConsumePrefix(rest, "/v1beta1/")) {
+    return route;
   }
+  // Vertex AI names the model under its publisher, in express mode (an API key) as
+  // "publishers/google/models/{model}", with a project as
+  // "projects/{project}/locations/{location}/publishers/google/models/{model}". The body is the
+  // same GenerateContentRequest, so both are served as the Gemini API endpoint.
+  if (ConsumePrefix(rest, "projects/")) {
+    const std::size_t project_end = rest.find('/');
+    if (project_end == 0 || project_end == std::string_view::npos) return route;
+    rest.remove_prefix(project_end + 1);
+    if (!ConsumePrefix(rest, "locations/")) return route;
+    const std::size_t location_end = rest.find('/');
+    if (location_end == 0 || location_end == std::string_view::npos) return route;
+    rest.remove_prefix(location_end + 1);
+    if (!ConsumePrefix(rest, "publishers/google/")) return route;
+  } else {
+    ConsumePrefix(rest, "publishers/google/");
+  }
+  ClassifyModelPath(rest, route);
   return route;
 }
 

@@ -120,6 +120,37 @@ TEST(CaptureServer, ServesBothApiVersions) {
   EXPECT_EQ(server.Journal(id)[0].path, "/v1/models/gemini-2.0-flash:generateContent");
 }
 
+// Serves Vertex AI's model paths (express mode and with a project) as the same endpoint, and
+// nothing that only looks like them.
+TEST(CaptureServer, ServesVertexModelPaths) {
+  CaptureServer server;
+  const std::string id =
+      server.AddScript({Ok(R"({"n":1})"), Ok(R"({"n":2})"), Ok(R"({"n":3})")});
+  auto client = Connect(server);
+  for (const char* path :
+       {"/v1beta1/publishers/google/models/gemini-3-pro:generateContent",
+        "/v1/projects/p-1/locations/global/publishers/google/models/gemini-3-pro:generateContent",
+        "/v1beta1/projects/p/locations/us/publishers/google/models/m:generateContent"}) {
+    auto r = client->Post(ScriptPath(id, path), "{}", "application/json");
+    ASSERT_TRUE(r) << path;
+    EXPECT_EQ(r->status, 200) << path;
+  }
+  ASSERT_EQ(server.Journal(id).size(), 3u);
+  EXPECT_EQ(server.Journal(id)[0].path,
+            "/v1beta1/publishers/google/models/gemini-3-pro:generateContent");
+  for (const char* path :
+       {"/v1beta1/publishers/other/models/m:generateContent",
+        "/v1/projects/p/publishers/google/models/m:generateContent",
+        "/v1/projects//locations/l/publishers/google/models/m:generateContent",
+        "/v2/publishers/google/models/m:generateContent"}) {
+    ExpectGoogleError(client->Post(ScriptPath(id, path), "{}", "application/json"), 404,
+                      "NOT_FOUND");
+  }
+  const auto journal = server.Journal(id);
+  ASSERT_EQ(journal.size(), 7u);
+  for (std::size_t i = 0; i < journal.size(); ++i) EXPECT_EQ(journal[i].scripted, i < 3) << i;
+}
+
 // Journals method, prefix-free path, raw query and headers, with every API key redacted.
 TEST(CaptureServer, JournalsRequestWithKeysRedacted) {
   CaptureServer server;
