@@ -214,6 +214,20 @@ int main(int argc, char** argv) {
   compare_cmd->add_option("--out", compare_out, "Where compare.md, compare.html, compare.json go")
       ->capture_default_str();
 
+  cli::ComplianceArgs compliance;
+  std::string compliance_out = compliance.out.string();
+  auto* compliance_cmd = app.add_subcommand(
+      "compliance",
+      "The compliance table of several implementations: clause matrix, defects, disagreements");
+  compliance_cmd
+      ->add_option("reports", compliance.reports,
+                   "[LABEL=]index.json file or report folder, one per implementation (the "
+                   "label heads its column; default: its implementation name)")
+      ->required();
+  compliance_cmd
+      ->add_option("--out", compliance_out, "Where README.md, index.html, compliance.json go")
+      ->capture_default_str();
+
   cli::MergeArgs merge;
   std::vector<std::string> merge_reports;
   std::string merge_report_dir = merge.report_dir.string();
@@ -318,6 +332,12 @@ int main(int argc, char** argv) {
     for (const auto& p : compare_reports) compare.reports.emplace_back(p);
     compare.out = compare_out;
     return Guarded("compare", [&] { return cli::CompareCommand(compare, std::cout, std::cerr); });
+  }
+  if (*compliance_cmd) {
+    compliance.source_root = root;
+    compliance.out = compliance_out;
+    return Guarded("compliance",
+                   [&] { return cli::ComplianceCommand(compliance, std::cout, std::cerr); });
   }
   if (*merge_cmd) {
     for (const auto& p : merge_reports) merge.reports.emplace_back(p);

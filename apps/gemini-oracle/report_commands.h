@@ -30,4 +30,18 @@ struct MergeArgs {
 /// failed.
 int MergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err);
 
+/// `gemini-oracle compliance [--out DIR] [LABEL=]REPORT...`: the compliance table
+/// (reports/compliance.h) of one or more implementations, each column under its LABEL (else
+/// under its report's implementation name).
+struct ComplianceArgs {
+  std::vector<std::string> reports;  // LABEL=PATH or PATH: index.json files or report folders
+  std::filesystem::path source_root;  // for oracles/clauses.json
+  std::filesystem::path out = "docs/compliance";
+};
+/// Writes README.md, index.html and compliance.json. Exit status: 0 when written (failures
+/// are the content, not an error); 4 no report, a report that cannot be read, a label given
+/// twice, an unreadable clause registry or an --out that cannot be created (nothing
+/// written); 2 a write that failed.
+int ComplianceCommand(const ComplianceArgs& args, std::ostream& out, std::ostream& err);
+
 }  // namespace gemini_oracle::cli

@@ -6,39 +6,68 @@
 //        and the tool results sent as functionResponse parts with the next message;
 //   node drivers/genai/driver.mjs --mode afc    the SDK's automatic function calling: every
 //        functionDeclarations tool is a CallableTool, and the SDK runs the tool loop of one
-//        sendMessage itself.
+//        sendMessage itself;
+//   node drivers/genai/driver.mjs --mode mcp    the SDK's MCP tool path: the case's function
+//        declarations are the tools of an MCP server in this process (@modelcontextprotocol/sdk,
+//        in-memory transport), handed to the SDK as mcpToTool(client); automatic function
+//        calling runs the loop, and the SDK builds each functionResponse from the MCP result.
+//   --vertex (with any mode)                   the same application on Vertex AI in express mode
+//        (vertexai: true and an API key): the SDK's Vertex paths and converters.
 //
 // The driver is the application around the SDK, written the way the SDK's documentation shows;
 // what reaches the wire is the SDK's. Where the application decides (the wrapping of a tool
-// result, the public id of an id-less call), it does what ADR-224 and ADR-226 ask, so that what
-// the oracle finds is the SDK's own behaviour. Capability: streaming. No carried-state,
-// persistence or approvals (a chat session starts empty and keeps its history in memory), no
-// typed-errors (refusal codes are the SDK's error class names), no snapshots.
+// result, the public id of an id-less call, what an MCP tool returns), it does what ADR-224 and
+// ADR-226 ask, so that what the oracle finds is the SDK's own behaviour. Capabilities: streaming
+// and stream-capture (a chat session keeps a streamed turn in its history like a whole one). No
+// carried-state, persistence or approvals (a chat session starts empty and keeps its history in
+// memory), no typed-errors (refusal codes are the SDK's error class names), no snapshots.
 //
-// Only protocol lines go to standard output: the SDK writes warnings with console.warn and
-// console.debug, and console.debug (like console.log) writes to standard output in Node.
+// Protocol 2: the protocol lines go to descriptor 3 when `start` names it and it is open, else to
+// standard output; the SDK writes warnings with console.warn and console.debug, and
+// console.debug (like console.log) writes to standard output in Node, so those go to standard
+// error anyway.
 
-import { readFileSync } from 'node:fs';
+import { createWriteStream, fstatSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { GoogleGenAI, createPartFromFunctionResponse } from '@google/genai';
+import { GoogleGenAI, createPartFromFunctionResponse, mcpToTool } from '@google/genai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 for (const name of ['log', 'info', 'debug', 'dir', 'table']) console[name] = console.error.bind(console);
 
 const MODE = (() => {
   const at = process.argv.indexOf('--mode');
   const mode = at >= 0 ? process.argv[at + 1] : undefined;
-  if (mode !== 'chat' && mode !== 'afc') {
-    console.error('usage: node driver.mjs --mode chat|afc');
+  if (mode !== 'chat' && mode !== 'afc' && mode !== 'mcp') {
+    console.error('usage: node driver.mjs --mode chat|afc|mcp [--vertex]');
     process.exit(2);
   }
   return mode;
 })();
 
-const SDK_VERSION = JSON.parse(readFileSync(
-  new URL('./node_modules/@google/genai/package.json', import.meta.url), 'utf8')).version;
+const VERTEX = process.argv.includes('--vertex');
 
+const versionOf = (name) => JSON.parse(readFileSync(
+  new URL(`./node_modules/${name}/package.json`, import.meta.url), 'utf8')).version;
+const SDK_VERSION = versionOf('@google/genai');
+const MCP_SDK_VERSION = versionOf('@modelcontextprotocol/sdk');
+
+// The protocol channel: descriptor 3 when `start` offers it and it is open (§15.1), else
+// standard output. Chosen at `start`, before the hello.
+let out = process.stdout;
 function send(message) {
-  process.stdout.write(`${JSON.stringify(message)}\n`);
+  out.write(`${JSON.stringify(message)}\n`);
+}
+function chooseChannel(start) {
+  if (start.reply_fd !== 3) return;
+  try {
+    fstatSync(3);
+  } catch {
+    return;
+  }
+  out = createWriteStream(null, { fd: 3 });
 }
 
 // Requests that left for the server, counted at fetch (the SDK calls the global fetch): an error
@@ -173,6 +202,12 @@ function phaseAfterContact(error) {
 }
 
 function client(c) {
+  if (VERTEX) {
+    // Vertex AI in express mode: an API key and no project or location. The SDK names the model
+    // publishers/google/models/{model} under its default version for Vertex AI (v1beta1), which
+    // the capture server serves like the Gemini API path.
+    return new GoogleGenAI({ vertexai: true, apiKey: 'test', httpOptions: { baseUrl: c.base_url } });
+  }
   return new GoogleGenAI({
     apiKey: 'test',
     vertexai: false,
@@ -553,18 +588,20 @@ async function runAfc(c) {
 
 async function handle(message) {
   if (message.type === 'start') {
+    chooseChannel(message);
     send({
       type: 'hello',
-      protocol: 1,
-      name: `google-genai-js-${MODE}`,
-      version: SDK_VERSION,
+      protocol: 2,
+      name: `google-genai-js-${MODE}${VERTEX ? '-vertex' : ''}`,
+      version: MODE === 'mcp' ? `${SDK_VERSION} (mcp sdk ${MCP_SDK_VERSION})` : SDK_VERSION,
       language: 'JavaScript',
-      capabilities: ['streaming'],
+      capabilities: ['streaming', 'stream-capture'],
     });
   } else if (message.type === 'run_case') {
     let reply;
     try {
-      reply = MODE === 'chat' ? await runChat(message) : await runAfc(message);
+      const run = { chat: runChat, afc: runAfc, mcp: runMcp }[MODE];
+      reply = await run(message);
     } catch (error) {
       console.error(error);
       reply = { type: 'errored', context: error instanceof DriverFailure ? error.message : `driver failure: ${error?.name ?? 'unknown'}` };
@@ -583,7 +620,7 @@ lines.on('line', (line) => {
   queue = queue.then(async (stopped) => stopped || handle(JSON.parse(line))).then((stopped) => {
     if (stopped) {
       lines.close();
-      process.stdout.write('', () => process.exit(0));
+      out.write('', () => process.exit(0));
     }
     return stopped;
   }, (error) => {
@@ -592,5 +629,5 @@ lines.on('line', (line) => {
   });
 });
 lines.on('close', () => {
-  queue.then(() => process.stdout.write('', () => process.exit(0)));
+  queue.then(() => out.write('', () => process.exit(0)));
 });

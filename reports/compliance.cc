@@ -1,0 +1,279 @@
+#include "reports/compliance.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <stdexcept>
+
+#include "reports/atomic_file.h"
+#include "reports/compare.h"
+#include "reports/index.h"
+#include "reports/text.h"
+
+namespace gemini_oracle::reports {
+namespace {
+
+using nlohmann::json;
+
+// Verdicts that say nothing of the implementation's behaviour: the case was not run, or the
+// run broke before a verdict on the wire could be reached.
+bool Judged(const std::string& verdict) {
+  return verdict != kSkipped && verdict != kError && verdict != kTimeout && !verdict.empty();
+}
+
+bool Failing(const std::string& verdict) { return verdict == kFail || verdict == kKnown; }
+
+const json& Findings(const json& result) {
+  static const json kNone = json::array();
+  const auto it = result.find("findings");
+  return it != result.end() && it->is_array() ? *it : kNone;
+}
+
+bool GatingFinding(const json& finding) {
+  if (!finding.is_object()) return false;
+  const auto it = finding.find("gating");
+  return it != finding.end() && it->is_boolean() && it->get<bool>();
+}
+
+// The first sentence a reader needs: twins ("x.streamed") after their original, so an example
+// is the plainest form of the case.
+bool ExampleBefore(const std::string& a, const std::string& b) {
+  const bool a_twin = a.find('.') != std::string::npos;
+  const bool b_twin = b.find('.') != std::string::npos;
+  if (a_twin != b_twin) return !a_twin;
+  return a < b;
+}
+
+struct Cell {
+  int judged = 0;
+  int failing = 0;
+  int noted = 0;  // non-gating findings (open and beyond clauses)
+};
+
+struct Defect {
+  std::string cause;
+  std::string link;
+  std::set<std::string> clauses;
+  std::vector<std::string> cases;
+  std::map<std::string, std::string> sends;  // case -> its first gating finding, one line
+};
+
+// An expectations file may say of a streamed twin's entry that it is one ("... (Twin: every
+// answer streamed.)"); the twin fails for its original's cause, so the note does not split it.
+std::string WithoutTwinNote(std::string reason) {
+  for (std::size_t at; (at = reason.find(" (Twin")) != std::string::npos;) {
+    const std::size_t end = reason.find(')', at);
+    if (end == std::string::npos) break;
+    reason.erase(at, end + 1 - at);
+  }
+  return reason;
+}
+
+std::string DefectKey(const json& result, std::string& cause, std::string& link) {
+  const auto known = result.find("known_failure");
+  if (known != result.end() && known->is_object()) {
+    cause = WithoutTwinNote(StringField(*known, "reason"));
+    link = StringField(*known, "link");
+    if (!cause.empty()) return "known:" + cause;
+  }
+  for (const auto& finding : Findings(result)) {
+    if (!GatingFinding(finding)) continue;
+    cause = StringField(finding, "message");
+    return "finding:" + StringField(finding, "clause") + ":" + cause;
+  }
+  cause = StringField(result, "reason");
+  return "reason:" + cause;
+}
+
+json ImplementationEntry(const ComplianceInput& input) {
+  const json& index = input.report.index;
+  const json context = index.contains("context") ? index["context"] : json::object();
+  json summary = SummarizeResults(index.at("results"));
+  json entry = {{"label", input.label},
+                {"implementation", StringField(context, "implementation")},
+                {"summary", std::move(summary)}};
+  const auto expectations = context.find("expectations");
+  if (expectations != context.end() && expectations->is_object()) {
+    entry["expectations"] = StringField(*expectations, "file");
+  }
+  return entry;
+}
+
+}  // namespace
+
+const std::vector<std::string>& ComplianceFileNames() {
+  static const std::vector<std::string> names = {"README.md", "index.html", "compliance.json"};
+  return names;
+}
+
+json BuildCompliance(const std::vector<ComplianceInput>& inputs, const json& clauses) {
+  std::set<std::string> labels;
+  for (const auto& input : inputs) {
+    if (input.label.empty()) throw std::invalid_argument("an implementation has an empty label");
+    if (!labels.insert(input.label).second) {
+      throw std::invalid_argument("the label \"" + input.label + "\" is given twice");
+    }
+  }
+
+  json doc;
+  doc["compliance_schema_version"] = kComplianceSchemaVersion;
+  doc["implementations"] = json::array();
+  std::set<std::string> suites;
+  std::set<std::string> profiles;
+  for (const auto& input : inputs) {
+    doc["implementations"].push_back(ImplementationEntry(input));
+    const json& index = input.report.index;
+    const json context = index.contains("context") ? index["context"] : json::object();
+    suites.insert(StringField(context, "suite_version"));
+    profiles.insert(StringField(context, "profile"));
+  }
+  doc["suite_version"] = suites.size() == 1 ? *suites.begin() : std::string();
+  doc["profile"] = profiles.size() == 1 ? *profiles.begin() : std::string();
+
+  // Per clause and implementation: the cells; per implementation: the defects by cause.
+  std::map<std::string, std::vector<Cell>> cells;
+  std::vector<std::map<std::string, Defect>> defects(inputs.size());
+  for (std::size_t r = 0; r < inputs.size(); ++r) {
+    for (const auto& result : inputs[r].report.index.at("results")) {
+      const std::string id = StringField(result, "id");
+      const std::string verdict = StringField(result, "verdict");
+      if (!Judged(verdict)) continue;
+      std::set<std::string> concerned;
+      for (const auto& clause : StringList(result, "clauses")) concerned.insert(clause);
+      std::set<std::string> failed;
+      std::set<std::string> noted;
+      for (const auto& finding : Findings(result)) {
+        const std::string clause = StringField(finding, "clause");
+        if (clause.empty()) continue;
+        concerned.insert(clause);
+        (GatingFinding(finding) ? failed : noted).insert(clause);
+      }
+      for (const auto& clause : concerned) {
+        auto& row = cells[clause];
+        row.resize(inputs.size());
+        ++row[r].judged;
+        if (failed.count(clause) != 0) ++row[r].failing;
+        if (noted.count(clause) != 0) ++row[r].noted;
+      }
+      if (!Failing(verdict)) continue;
+      std::string cause;
+      std::string link;
+      Defect& defect = defects[r][DefectKey(result, cause, link)];
+      defect.cause = cause;
+      if (defect.link.empty()) defect.link = link;
+      defect.clauses.insert(failed.begin(), failed.end());
+      defect.cases.push_back(id);
+      for (const auto& finding : Findings(result)) {
+        if (GatingFinding(finding)) {
+          defect.sends[id] = OneLine(FindingLine(finding), 400);
+          break;
+        }
+      }
+    }
+  }
+
+  std::map<std::string, json> registry;
+  std::vector<std::string> order;
+  for (const auto& clause : clauses) {
+    const std::string id = StringField(clause, "id");
+    if (id.empty() || registry.count(id) != 0) continue;
+    registry[id] = clause;
+    order.push_back(id);
+  }
+  // A clause some report cites that this registry lacks still gets its row, after the rest.
+  std::vector<std::string> extra;
+  for (const auto& [clause, row] : cells) {
+    if (registry.count(clause) == 0) extra.push_back(clause);
+  }
+  std::sort(extra.begin(), extra.end(), ClauseLess);
+  order.insert(order.end(), extra.begin(), extra.end());
+
+  doc["clauses"] = json::array();
+  for (const auto& id : order) {
+    const json entry = registry.count(id) != 0 ? registry[id] : json::object();
+    const std::string level = StringField(entry, "level");
+    json row = {{"id", id},
+                {"level", level.empty() ? "must" : level},
+                {"summary", StringField(entry, "summary")},
+                {"cells", json::object()}};
+    auto counts = cells[id];
+    counts.resize(inputs.size());
+    for (std::size_t r = 0; r < inputs.size(); ++r) {
+      const Cell& cell = counts[r];
+      // An open or beyond clause never gates, judged or not: its cell only counts findings.
+      std::string state = row["level"] != "must" ? "open"
+                          : cell.judged == 0     ? "not_run"
+                          : cell.failing > 0     ? "fail"
+                                                 : "pass";
+      row["cells"][inputs[r].label] = {{"state", state},
+                                       {"judged", cell.judged},
+                                       {"failing", cell.failing},
+                                       {"noted", cell.noted}};
+    }
+    doc["clauses"].push_back(std::move(row));
+  }
+
+  doc["defects"] = json::object();
+  for (std::size_t r = 0; r < inputs.size(); ++r) {
+    std::vector<const Defect*> sorted;
+    for (const auto& [key, defect] : defects[r]) sorted.push_back(&defect);
+    std::sort(sorted.begin(), sorted.end(), [](const Defect* a, const Defect* b) {
+      if (a->cases.size() != b->cases.size()) return a->cases.size() > b->cases.size();
+      return a->cause < b->cause;
+    });
+    json list = json::array();
+    for (const Defect* defect : sorted) {
+      std::vector<std::string> cases = defect->cases;
+      std::sort(cases.begin(), cases.end(), ExampleBefore);
+      const std::string& example = cases.front();
+      json adr = json::array();
+      std::vector<std::string> ids(defect->clauses.begin(), defect->clauses.end());
+      std::sort(ids.begin(), ids.end(), ClauseLess);
+      for (const auto& clause : ids) {
+        adr.push_back({{"clause", clause},
+                       {"says", registry.count(clause) != 0
+                                    ? StringField(registry[clause], "summary")
+                                    : std::string()}});
+      }
+      const auto sends = defect->sends.find(example);
+      list.push_back({{"cause", defect->cause},
+                      {"link", defect->link},
+                      {"clauses", ids},
+                      {"cases", cases.size()},
+                      {"example", example},
+                      {"sends", sends == defect->sends.end() ? std::string() : sends->second},
+                      {"adr", std::move(adr)}});
+    }
+    doc["defects"][inputs[r].label] = std::move(list);
+  }
+
+  // The disagreements, by label: compare's rule (not running a case is no verdict; a known
+  // failure counts as the failure it was listed for).
+  std::vector<LoadedReport> reports;
+  for (const auto& input : inputs) reports.push_back(input.report);
+  const json comparison = BuildComparison(reports);
+  const auto columns = comparison.value("implementations", std::vector<std::string>{});
+  doc["warnings"] = comparison.value("warnings", json::array());
+  doc["disagreements"] = json::array();
+  for (const auto& row : comparison.at("disagreements")) {
+    json verdicts = json::object();
+    for (std::size_t r = 0; r < inputs.size() && r < columns.size(); ++r) {
+      const json& verdict = row.at("verdicts").at(columns[r]);
+      verdicts[inputs[r].label] = verdict;
+    }
+    doc["disagreements"].push_back({{"id", row.at("id")}, {"verdicts", std::move(verdicts)}});
+  }
+  doc["cases"] = comparison.at("summary").value("cases", 0);
+  return doc;
+}
+
+void WriteCompliance(const json& compliance, const std::filesystem::path& dir) {
+  WriteFileAtomically(dir / "README.md",
+                      [&](std::ostream& out) { WriteComplianceMarkdown(compliance, out); });
+  WriteFileAtomically(dir / "index.html",
+                      [&](std::ostream& out) { WriteComplianceHtml(compliance, out); });
+  WriteFileAtomically(dir / "compliance.json",
+                      [&](std::ostream& out) { out << compliance.dump(2) << "\n"; });
+}
+
+}  // namespace gemini_oracle::reports
