@@ -197,7 +197,7 @@ function plan(c) {
   }
   for (const group of groups) {
     const varies = group.choices.some((choice) => JSON.stringify(choice) !== JSON.stringify(group.choices[0]));
-    if (varies && (group.streamed || group.choices.includes(undefined))) {
+    if (varies && group.streamed) {
       return 'the tool mode changes inside one SDK loop and the SDK cannot follow it here';
     }
     group.varies = varies;
@@ -338,8 +338,11 @@ async function runCase(c) {
       ...settings,
       ...(options.system_instruction !== undefined ? { system: options.system_instruction } : {}),
       ...(tools ? { tools } : {}),
-      ...(group.choices[0] !== undefined ? { toolChoice: group.choices[0] } : {}),
-      ...(group.varies ? { experimental_prepareStep: async ({ stepNumber }) => ({ toolChoice: group.choices[stepNumber] }) } : {}),
+      // A mode that changes inside the loop is given per step (no toolChoice of the call's own,
+      // so a step without a mode sends none).
+      ...(group.varies
+        ? { experimental_prepareStep: async ({ stepNumber }) => ({ toolChoice: group.choices[stepNumber] }) }
+        : group.choices[0] !== undefined ? { toolChoice: group.choices[0] } : {}),
       messages: [...messages],
       maxSteps: group.size,
       maxRetries: 0,

@@ -584,6 +584,267 @@ async function runAfc(c) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// mcp: the case's functions are the tools of an MCP server; the SDK runs the loop through them
+
+/// A Gemini Schema (`parameters`, its types in capitals) as the JSON Schema an MCP tool declares.
+function jsonSchemaOf(schema) {
+  if (Array.isArray(schema)) return schema.map(jsonSchemaOf);
+  if (schema === null || typeof schema !== 'object') return schema;
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => {
+    if (key === 'type' && typeof value === 'string') return [key, value.toLowerCase()];
+    if (key === 'properties' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      return [key, Object.fromEntries(Object.entries(value).map(([name, s]) => [name, jsonSchemaOf(s)]))];
+    }
+    return [key, jsonSchemaOf(value)];
+  }));
+}
+
+/// An MCP tool as its author declares it from a function declaration: the name, the
+/// description, the parameters' JSON Schema as the input schema (an object schema, as MCP
+/// requires), and the response schema, when the declaration has one, as the output schema.
+function mcpToolOf(declaration) {
+  const tool = { name: declaration.name };
+  if (typeof declaration.description === 'string') tool.description = declaration.description;
+  if (declaration.parametersJsonSchema !== undefined) tool.inputSchema = declaration.parametersJsonSchema;
+  else if (declaration.parameters !== undefined) tool.inputSchema = jsonSchemaOf(declaration.parameters);
+  else tool.inputSchema = { type: 'object' };
+  if (declaration.responseJsonSchema !== undefined) tool.outputSchema = declaration.responseJsonSchema;
+  else if (declaration.response !== undefined) tool.outputSchema = jsonSchemaOf(declaration.response);
+  return tool;
+}
+
+const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/// What the MCP tool returns for a case result: what MCP tool authors write, the result as one
+/// text content block (a JSON result as its JSON text, a text result as the text), an error as
+/// a tool error (`isError`, the message as text) the model is meant to see. MCP's
+/// structuredContent holds only an object and is the form for tools that declare an output
+/// schema: such a tool (and only such a tool, as the MCP specification asks) returns its object
+/// result there too, beside the text block the specification asks for backwards compatibility.
+function mcpResultOf(result, declaresOutput) {
+  if (Object.hasOwn(result, 'error')) {
+    return { isError: true, content: [{ type: 'text', text: String(result.error) }] };
+  }
+  if (Object.hasOwn(result, 'text')) return { content: [{ type: 'text', text: result.text }] };
+  const answer = { content: [{ type: 'text', text: JSON.stringify(result.json) }] };
+  if (declaresOutput && isObject(result.json)) answer.structuredContent = result.json;
+  return answer;
+}
+
+/// The answer to a call the case has no result for (one the server answered in its own
+/// content): a tool error, no case result, so it is not in `answered` and the wire judges
+/// judge the extra functionResponse.
+const mcpNoResult = () => ({ isError: true, content: [{ type: 'text', text: 'no result for this call' }] });
+
+/// What one MCP tool loop cannot do, beyond what AFC cannot (afcGroups): the SDK hands every
+/// call of an answer to the MCP tools and sends every answer they give, so a pending call the
+/// case leaves without a result inside a loop, or before a new prompt, has no place here.
+function mcpCannotRun(c, groups) {
+  const names = new Set();
+  for (const entry of c.options?.tools ?? []) {
+    for (const declaration of entry?.functionDeclarations ?? []) {
+      if (typeof declaration?.name !== 'string' || declaration.name === '') {
+        return 'a function declaration without a name: an MCP server cannot list it';
+      }
+      if (names.has(declaration.name)) return 'two function declarations share a name: one MCP server cannot serve both';
+      names.add(declaration.name);
+    }
+  }
+  for (const [g, group] of groups.entries()) {
+    const last = group.start + group.size - 1;
+    const answeredThrough = g + 1 < groups.length ? last : last - 1;
+    for (let k = group.start; k <= answeredThrough; ++k) {
+      const exchange = c.exchanges[k - 1];
+      const selected = new Set(exchange.selected?.results ?? []);
+      const calls = exchange.calls ?? [];
+      if (calls.some((call, j) => !call.answered_inside && !selected.has(j))) {
+        return 'the MCP tool loop answers every function invocation, yet here one is left without a result';
+      }
+    }
+  }
+  return undefined;
+}
+
+async function runMcp(c) {
+  const groups = afcGroups(c);
+  if (typeof groups === 'string') return skipped(groups);
+  const why = mcpCannotRun(c, groups);
+  if (why) return skipped(why);
+  const options = c.options ?? {};
+  const ai = client(c);
+  const report = { type: 'report', exchanges: [], refusal: null, persisted: false };
+  const turns = new Map(); // exchange number -> Turn
+  const open = (k) => {
+    while (report.exchanges.length < k) report.exchanges.push(exchangeReport());
+    if (!turns.has(k)) turns.set(k, new Turn(k));
+    return { er: report.exchanges[k - 1], turn: turns.get(k) };
+  };
+  const current = () => Math.max(0, ...turns.keys()); // the exchange whose calls are being run
+
+  // The MCP tools: every function declaration of options.tools. A handler answers the call it
+  // is given from the case (§15.2): the call of the current exchange's `calls` with its name and
+  // arguments (by order among identical ones; else by name in order), then the result whose
+  // selector picks that call (`selected`); a call the server answered, or one that fits no
+  // call of the case, gets the neutral tool error.
+  const declarations = (options.tools ?? []).flatMap((entry) => entry?.functionDeclarations ?? []);
+  const mcpTools = declarations.map(mcpToolOf);
+  const declaresOutput = new Set(mcpTools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name));
+  const taken = new Map(); // exchange -> indices into its calls already run
+  let roundCalls = 0; // streamed: handler calls since the last answer content the SDK yielded
+  const answer = (name, args) => {
+    roundCalls += 1;
+    const k = current();
+    const exchange = c.exchanges[k - 1];
+    const turn = turns.get(k);
+    if (exchange === undefined || turn === undefined) return mcpNoResult();
+    if (!taken.has(k)) taken.set(k, new Set());
+    const used = taken.get(k);
+    const calls = exchange.calls ?? [];
+    const named = calls.map((_, j) => j).filter((j) => !used.has(j) && calls[j].name === name);
+    const j = named.find((i) => sameValue(calls[i].args ?? {}, args ?? {})) ?? named[0];
+    // The SDK's own call object it stands for: its public id goes into `answered`.
+    const sdkNamed = turn.calls.filter((call) => !turn.handed.has(call) && call.name === name);
+    const sdkCall = sdkNamed.find((call) => sameValue(call.args ?? {}, args ?? {})) ?? sdkNamed[0];
+    if (sdkCall !== undefined) turn.handed.add(sdkCall);
+    if (j === undefined) return mcpNoResult();
+    used.add(j);
+    const index = calls[j].answered_inside ? -1 : (exchange.selected?.results ?? []).indexOf(j);
+    if (index < 0 || sdkCall === undefined) return mcpNoResult();
+    report.exchanges[k - 1].answered.push({ result: index, call: turn.ids.get(sdkCall) });
+    return mcpResultOf(resultsOf(exchange)[index], declaresOutput.has(name));
+  };
+
+  const server = new Server({ name: 'gemini-oracle-case-tools', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: mcpTools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) =>
+    answer(request.params.name, request.params.arguments));
+  const mcpClient = new Client({ name: 'gemini-oracle-genai-driver', version: '1.0.0' });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  await mcpClient.connect(clientTransport);
+
+  // The MCP tool stands where the first functionDeclarations entry stood; other tools (code
+  // execution, search) stay plain.
+  const entries = options.tools ?? [];
+  const tools = [];
+  for (const entry of entries) {
+    if (Array.isArray(entry?.functionDeclarations)) {
+      if (!tools.some((tool) => tool?.callTool)) tools.push(mcpToTool(mcpClient));
+    } else {
+      tools.push(entry);
+    }
+  }
+
+  // Each request of a whole-answer loop, seen as the SDK parses it, before the SDK hands its
+  // calls to the tools. An observation only: the SDK's own method does the work.
+  const models = ai.models;
+  const generateContentInternal = models.generateContentInternal.bind(models);
+  let next = 0;
+  let failedAt;
+  models.generateContentInternal = async (params) => {
+    const k = next++;
+    const before = requestsSent;
+    let response;
+    try {
+      response = await generateContentInternal(params);
+    } catch (error) {
+      open(k).er.request_built = requestsSent > before;
+      failedAt = [k, requestsSent > before ? phaseAfterContact(error) : 'build'];
+      throw error;
+    }
+    try {
+      const { er, turn } = open(k);
+      turn.add(response);
+      turn.complete = true;
+      er.request_built = er.response_parsed = true;
+      er.calls = turn.reported();
+    } catch (error) {
+      failedAt = [k, 'parse'];
+      throw error;
+    }
+    return response;
+  };
+
+  try {
+    const chat = ai.chats.create({ model: c.model, config: configFor(options, undefined, tools) });
+    for (const group of groups) {
+      const last = group.start + group.size - 1;
+      const config = configFor(options, group.toolMode, tools);
+      // As many model calls as the case scripts for this message (see runAfc).
+      if (!group.streamed) config.automaticFunctionCalling = { maximumRemoteCalls: group.size };
+      else if (group.size > 1) config.automaticFunctionCalling = { maximumRemoteCalls: group.size - 1 };
+      else config.automaticFunctionCalling = { disable: true };
+      const message = c.exchanges[group.start - 1].user;
+      next = group.start;
+      failedAt = undefined;
+      const sentBefore = requestsSent;
+      let k = group.start;
+      let roundsDone = 0;
+      try {
+        if (group.streamed) {
+          roundCalls = 0;
+          for await (const chunk of await chat.sendMessageStream({ message, config })) {
+            // The SDK yields the answers of the MCP tools as a user content between rounds.
+            const content = chunk?.candidates?.[0]?.content;
+            if (roundCalls > 0 && content?.role === 'user' && Array.isArray(content.parts) &&
+                content.parts.length > 0 && content.parts.every((part) => part?.functionResponse)) {
+              roundCalls = 0;
+              roundsDone += 1;
+              k += 1;
+              continue;
+            }
+            const { turn } = open(k);
+            turn.add(chunk);
+            report.exchanges[k - 1].request_built = true;
+          }
+          for (let j = group.start; j < group.start + (requestsSent - sentBefore); ++j) {
+            const { er, turn } = open(j);
+            er.request_built = er.response_parsed = true;
+            er.calls = turn.reported();
+          }
+        } else {
+          await chat.sendMessage({ message, config });
+        }
+      } catch (error) {
+        const sent = requestsSent - sentBefore;
+        let exchange;
+        let phase;
+        if (failedAt) {
+          [exchange, phase] = failedAt;
+        } else if (sent === 0) {
+          [exchange, phase] = [group.start, 'build'];
+        } else if (group.streamed && roundsDone < sent) {
+          [exchange, phase] = [group.start + sent - 1, phaseAfterContact(error)];
+        } else if (group.start + sent <= last) {
+          // The last answer was read and its calls run; the next request failed to build.
+          [exchange, phase] = [group.start + sent, 'build'];
+        } else {
+          [exchange, phase] = [last, 'parse'];
+        }
+        if (group.streamed) {
+          for (let j = group.start; j < exchange; ++j) {
+            const { er, turn } = open(j);
+            er.request_built = er.response_parsed = true;
+            er.calls = turn.reported();
+          }
+          open(exchange).er.request_built = phase !== 'build';
+        }
+        open(exchange);
+        report.exchanges.length = exchange;
+        report.refusal = refusal(error, phase, exchange);
+        return report;
+      }
+      const reached = group.start + (requestsSent - sentBefore) - 1;
+      if (reached < last) return report; // the model stopped calling tools before the case's loop ended
+    }
+    return report;
+  } finally {
+    await mcpClient.close();
+    await server.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // The protocol loop: one case at a time
 
 async function handle(message) {
