@@ -198,14 +198,24 @@ json BuildCompliance(const std::vector<ComplianceInput>& inputs, const json& cla
                 {"cells", json::object()}};
     auto counts = cells[id];
     counts.resize(inputs.size());
+    const std::vector<std::string> judged_under = StringList(entry, "profiles");
     for (std::size_t r = 0; r < inputs.size(); ++r) {
       const Cell& cell = counts[r];
+      const std::string profile = StringField(
+          inputs[r].report.index.value("context", json::object()), "profile");
+      // A clause the report's profile leaves out was never judged there (registry `profiles`:
+      // the ADRs' own result encodings under `adr` only), whatever its cases did.
+      const bool excluded = !judged_under.empty() && !profile.empty() &&
+                            std::find(judged_under.begin(), judged_under.end(), profile) ==
+                                judged_under.end();
       // An open or beyond clause never gates, judged or not: its cell only counts findings.
-      std::string state = row["level"] != "must" ? "open"
-                          : cell.judged == 0     ? "not_run"
-                          : cell.failing > 0     ? "fail"
-                                                 : "pass";
+      std::string state = excluded                 ? "excluded"
+                          : row["level"] != "must" ? "open"
+                          : cell.judged == 0       ? "not_run"
+                          : cell.failing > 0       ? "fail"
+                                                   : "pass";
       row["cells"][inputs[r].label] = {{"state", state},
+                                       {"profile", profile},
                                        {"judged", cell.judged},
                                        {"failing", cell.failing},
                                        {"noted", cell.noted}};

@@ -25,7 +25,7 @@ struct ComplianceInput {
   LoadedReport report;
 };
 
-/// The clause registry as the page needs it: {"id", "level", "summary"} per clause, in
+/// The clause registry as the page needs it: {"id", "level", "summary", "profiles"} per clause, in
 /// registry order (oracles/clauses.json).
 ///
 /// A cell of the matrix, per clause and implementation, over the cases it judged (any verdict
@@ -34,7 +34,8 @@ struct ComplianceInput {
 ///   "pass"     judged cases, none with a gating finding of the clause;
 ///   "open"     the clause is open or beyond (whatever was judged): never gating, its findings
 ///              are counted as noted;
-///   "not_run"  no such case was judged (skipped, or errors and timeouts only).
+///   "not_run"  no such case was judged (skipped, or errors and timeouts only);
+///   "excluded" the report's profile does not judge the clause (its registry `profiles`).
 /// Defects: the failing results (fail and known) grouped by cause: the expectations file's
 /// reason when the failure is listed, else the clauses and message of its first gating
 /// finding. Labels must be unique and nonempty; throws std::invalid_argument otherwise.

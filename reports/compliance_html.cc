@@ -19,7 +19,7 @@ table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:
 #matrix th{position:sticky;top:0;background:#f7f7f7;z-index:1}#matrix td{white-space:nowrap}
 td.n{text-align:right}code{font:12px ui-monospace,monospace;background:#f4f4f4;padding:0 .2em;overflow-wrap:anywhere}
 .s-pass{background:#e6f4ea;color:#176f2c}.s-fail{background:#fce8e6;color:#b00020;font-weight:bold}
-.s-open{background:#fef7e0;color:#7a5d00}.s-not_run{color:#888}.level{color:#666;font-size:12px}
+.s-open{background:#fef7e0;color:#7a5d00}.s-not_run,.s-excluded{color:#888}.level{color:#666;font-size:12px}
 .warning{border-left:4px solid #b00020;padding:.4em .8em;background:#fff4f4}
 ol.defects li{margin:.6em 0}ol.defects ul{margin:.2em 0;padding-left:1.2em}.observed{overflow-wrap:anywhere})";
 

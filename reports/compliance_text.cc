@@ -6,7 +6,7 @@ namespace gemini_oracle::reports::compliance_text {
 
 std::string CellState(const nlohmann::json& cell) {
   const std::string state = StringField(cell, "state");
-  if (state == "pass" || state == "fail" || state == "open") return state;
+  if (state == "pass" || state == "fail" || state == "open" || state == "excluded") return state;
   return "not_run";
 }
 
@@ -20,6 +20,7 @@ std::string CellText(const nlohmann::json& cell) {
   if (state == "open") {
     return cell.value("noted", 0) > 0 ? "open, " + count("noted") + " noted" : "open";
   }
+  if (state == "excluded") return "not judged under " + StringField(cell, "profile");
   return "not run";
 }
 
@@ -54,7 +55,9 @@ std::string Intro(const nlohmann::json& compliance) {
          ". A cell counts the cases an implementation ran that cite the clause or hold a "
          "finding of it: fail when a gating finding of the clause is among them (a known "
          "failure counts), pass when none is, not run when the implementation skipped them "
-         "all (a capability it lacks) or broke before a verdict. Open and beyond clauses "
+         "all (a capability it lacks) or broke before a verdict, not judged when the run's "
+         "profile leaves the clause out (the ADRs' own result encodings are judged under "
+         "profile adr only; a framework that wraps results its own way runs under gemini). Open and beyond clauses "
          "never gate; their findings are counted as noted.";
 }
 

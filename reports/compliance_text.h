@@ -7,10 +7,11 @@
 
 namespace gemini_oracle::reports::compliance_text {
 
-/// "pass 27", "fail 3 of 33", "open, 2 noted", "not run".
+/// "pass 27", "fail 3 of 33", "open, 2 noted", "not run", "not judged under gemini".
 std::string CellText(const nlohmann::json& cell);
 
-/// The state of a cell ("pass", "fail", "open", "not_run"); "not_run" for anything else.
+/// The state of a cell ("pass", "fail", "open", "excluded", "not_run"); "not_run" for
+/// anything else.
 std::string CellState(const nlohmann::json& cell);
 
 /// The labels of the implementations, in column order.

@@ -17,7 +17,8 @@ nlohmann::json ClauseRows(const runner::ClauseRegistry& registry) {
   for (const auto& clause : registry.clauses()) {
     rows.push_back({{"id", clause.id},
                     {"level", std::string(runner::ToString(clause.level))},
-                    {"summary", clause.summary}});
+                    {"summary", clause.summary},
+                    {"profiles", clause.profiles}});
   }
   return rows;
 }

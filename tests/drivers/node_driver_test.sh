@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One Node.js driver folder (drivers/<client>/) on the whole corpus: every run its driver.json
-# lists, against that run's expectations file (`run --expect` fails on an unlisted failure,
+# lists (under the run's `profile`, default adr), against that run's expectations file (`run --expect` fails on an unlisted failure,
 # error or timeout and on a listed case that passes), three times; the three runs must give the
 # same verdict for every case (a driver's verdicts do not depend on timing).
 # Usage: node_driver_test.sh GEMINI_ORACLE SOURCE_DIR CLIENT [REPEAT].
@@ -42,7 +42,7 @@ trap 'rm -rf "$tmp"' EXIT
 node -e '
   const m = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
   const q = (s) => "'"'"'" + String(s).replace(/'"'"'/g, "'"'"'\\'"'"''"'"'") + "'"'"'";
-  for (const r of m.runs) console.log([r.label, r.expect, r.args.map(q).join(" ")].join("\t"));
+  for (const r of m.runs) console.log([r.label, r.expect, r.profile || "adr", r.args.map(q).join(" ")].join("\t"));
 ' "$dir/driver.json" >"$tmp/runs"
 
 verdicts() {  # id <TAB> verdict for each result of a report, sorted
@@ -54,12 +54,12 @@ verdicts() {  # id <TAB> verdict for each result of a report, sorted
 
 status=0
 n=0
-while IFS=$'\t' read -r label expect args; do
+while IFS=$'\t' read -r label expect profile args; do
   n=$((n + 1))
   impl="node $(printf '%q' "$dir/driver.mjs") $args"
   for i in $(seq 1 "$repeat"); do
     out="$tmp/run$n.$i"
-    if "$oracle" --source-root "$src" run --impl "$impl" --jobs 2 --seed "$i" \
+    if "$oracle" --source-root "$src" run --impl "$impl" --profile "$profile" --jobs 2 --seed "$i" \
         --report-dir "$out" --expect "$dir/$expect" >"$out.log" 2>&1; then
       echo "$name: $label, run $i: $(tail -n 1 "$out.log")"
     else

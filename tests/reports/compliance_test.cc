@@ -66,6 +66,8 @@ const json kClauses = json::array({
     {{"id", "ADR-226.3"}, {"level", "must"}, {"summary", "answers echo their native id"}},
     {{"id", "ADR-224.F1"}, {"level", "open"}, {"summary", "left open"}},
     {{"id", "ADR-226.6"}, {"level", "must"}, {"summary", "refused before contact"}},
+    {{"id", "ADR-224.5"}, {"level", "must"}, {"summary", "fallback wrapping"},
+     {"profiles", {"adr"}}},
 });
 
 json Cell(const json& doc, const std::string& clause, const std::string& label) {
@@ -119,6 +121,21 @@ TEST(Compliance, CellsCountJudgedCasesAndFailingOnes) {
   EXPECT_EQ(Cell(doc, "ADR-224.F1", "broken").at("state"), "open");
   EXPECT_EQ(Cell(doc, "ADR-224.F1", "broken").at("noted"), 1);
   EXPECT_EQ(Cell(doc, "ADR-224.F1", "clean").at("state"), "open");
+}
+
+// A clause its profile leaves out is not judged in that report, whatever its cases did.
+TEST(Compliance, ClausesAProfileLeavesOutAreNotJudged) {
+  auto inputs = TwoImplementations();
+  for (auto& input : inputs) {
+    input.report.index["results"].push_back(Result("d/y_wrap", "pass", {"ADR-224.5"}));
+  }
+  inputs[1].report.index["context"]["profile"] = "gemini";
+  const json doc = BuildCompliance(inputs, kClauses);
+  EXPECT_EQ(Cell(doc, "ADR-224.5", "clean").at("state"), "pass");
+  EXPECT_EQ(Cell(doc, "ADR-224.5", "broken").at("state"), "excluded");
+  std::ostringstream md;
+  WriteComplianceMarkdown(doc, md);
+  EXPECT_THAT(md.str(), HasSubstr("| ADR-224.5 | pass 1 | not judged under gemini |"));
 }
 
 TEST(Compliance, DefectsGroupByCauseWithTwinsTogether) {
