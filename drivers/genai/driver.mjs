@@ -586,6 +586,61 @@ async function runAfc(c) {
 // ---------------------------------------------------------------------------------------------
 // mcp: the case's functions are the tools of an MCP server; the SDK runs the loop through them
 
+/// The case's JSON tool results as exact JSON text, read from the run_case line itself: JSON.parse
+/// makes every number a double (an integer beyond 2^53 rounded, 1.0 and -0.0 written back as 1
+/// and 0), while an MCP tool returns its result as text that it writes itself. Returns, per
+/// exchange, per `then.results` entry, the text of its `json` value (undefined for the others).
+function exactResultTexts(line) {
+  let at = 0;
+  const space = () => { while (at < line.length && ' \t\r\n'.includes(line[at])) at += 1; };
+  // Each value as [its source text, its members (object: Map name -> value; list: array)].
+  const value = () => {
+    space();
+    const start = at;
+    const ch = line[at];
+    if (ch === '{') {
+      at += 1;
+      const members = new Map();
+      space();
+      if (line[at] === '}') { at += 1; return { text: line.slice(start, at), members }; }
+      for (;;) {
+        space();
+        const key = JSON.parse(stringText());
+        space();
+        at += 1; // ':'
+        members.set(key, value());
+        space();
+        if (line[at++] === '}') return { text: line.slice(start, at), members };
+      }
+    }
+    if (ch === '[') {
+      at += 1;
+      const items = [];
+      space();
+      if (line[at] === ']') { at += 1; return { text: line.slice(start, at), items }; }
+      for (;;) {
+        items.push(value());
+        space();
+        if (line[at++] === ']') return { text: line.slice(start, at), items };
+      }
+    }
+    if (ch === '"') return { text: stringText() };
+    while (at < line.length && !',]} \t\r\n'.includes(line[at])) at += 1;
+    return { text: line.slice(start, at) };
+  };
+  const stringText = () => {
+    const start = at;
+    at += 1;
+    while (line[at] !== '"') at += line[at] === '\\' ? 2 : 1;
+    at += 1;
+    return line.slice(start, at);
+  };
+  const root = value();
+  return (root.members?.get('exchanges')?.items ?? []).map((exchange) =>
+    (exchange.members?.get('then')?.members?.get('results')?.items ?? []).map((result) =>
+      result.members?.get('json')?.text));
+}
+
 /// A Gemini Schema (`parameters`, its types in capitals) as the JSON Schema an MCP tool declares.
 function jsonSchemaOf(schema) {
   if (Array.isArray(schema)) return schema.map(jsonSchemaOf);
@@ -621,12 +676,12 @@ const isObject = (value) => value !== null && typeof value === 'object' && !Arra
 /// structuredContent holds only an object and is the form for tools that declare an output
 /// schema: such a tool (and only such a tool, as the MCP specification asks) returns its object
 /// result there too, beside the text block the specification asks for backwards compatibility.
-function mcpResultOf(result, declaresOutput) {
+function mcpResultOf(result, exactText, declaresOutput) {
   if (Object.hasOwn(result, 'error')) {
     return { isError: true, content: [{ type: 'text', text: String(result.error) }] };
   }
   if (Object.hasOwn(result, 'text')) return { content: [{ type: 'text', text: result.text }] };
-  const answer = { content: [{ type: 'text', text: JSON.stringify(result.json) }] };
+  const answer = { content: [{ type: 'text', text: exactText ?? JSON.stringify(result.json) }] };
   if (declaresOutput && isObject(result.json)) answer.structuredContent = result.json;
   return answer;
 }
@@ -665,7 +720,7 @@ function mcpCannotRun(c, groups) {
   return undefined;
 }
 
-async function runMcp(c) {
+async function runMcp(c, line) {
   const groups = afcGroups(c);
   if (typeof groups === 'string') return skipped(groups);
   const why = mcpCannotRun(c, groups);
@@ -689,6 +744,7 @@ async function runMcp(c) {
   const declarations = (options.tools ?? []).flatMap((entry) => entry?.functionDeclarations ?? []);
   const mcpTools = declarations.map(mcpToolOf);
   const declaresOutput = new Set(mcpTools.filter((tool) => tool.outputSchema !== undefined).map((tool) => tool.name));
+  const exactTexts = exactResultTexts(line);
   const taken = new Map(); // exchange -> indices into its calls already run
   let roundCalls = 0; // streamed: handler calls since the last answer content the SDK yielded
   const answer = (name, args) => {
@@ -711,7 +767,7 @@ async function runMcp(c) {
     const index = calls[j].answered_inside ? -1 : (exchange.selected?.results ?? []).indexOf(j);
     if (index < 0 || sdkCall === undefined) return mcpNoResult();
     report.exchanges[k - 1].answered.push({ result: index, call: turn.ids.get(sdkCall) });
-    return mcpResultOf(resultsOf(exchange)[index], declaresOutput.has(name));
+    return mcpResultOf(resultsOf(exchange)[index], exactTexts[k - 1]?.[index], declaresOutput.has(name));
   };
 
   const server = new Server({ name: 'gemini-oracle-case-tools', version: '1.0.0' }, { capabilities: { tools: {} } });
@@ -847,7 +903,7 @@ async function runMcp(c) {
 // ---------------------------------------------------------------------------------------------
 // The protocol loop: one case at a time
 
-async function handle(message) {
+async function handle(message, line) {
   if (message.type === 'start') {
     chooseChannel(message);
     send({
@@ -862,7 +918,7 @@ async function handle(message) {
     let reply;
     try {
       const run = { chat: runChat, afc: runAfc, mcp: runMcp }[MODE];
-      reply = await run(message);
+      reply = await run(message, line);
     } catch (error) {
       console.error(error);
       reply = { type: 'errored', context: error instanceof DriverFailure ? error.message : `driver failure: ${error?.name ?? 'unknown'}` };
@@ -878,7 +934,7 @@ const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
 let queue = Promise.resolve(false);
 lines.on('line', (line) => {
   if (line.trim() === '') return;
-  queue = queue.then(async (stopped) => stopped || handle(JSON.parse(line))).then((stopped) => {
+  queue = queue.then(async (stopped) => stopped || handle(JSON.parse(line), line)).then((stopped) => {
     if (stopped) {
       lines.close();
       out.write('', () => process.exit(0));

@@ -68,10 +68,21 @@ const PLUGIN_VERSION = versionOf('@genkit-ai/google-genai');
 
 // The reply channel: descriptor 3 when `start` names it and it is open, else standard output.
 let replyFd = 1;
+let sentAny = false;
 function send(message) {
   const line = `${JSON.stringify(message)}\n`;
-  if (replyFd === 1) process.stdout.write(line);
-  else writeSync(replyFd, line);
+  if (replyFd !== 1) {
+    try {
+      writeSync(replyFd, line);
+      sentAny = true;
+      return;
+    } catch (error) {
+      // Descriptor 3 is open but not ours to write (npm start, a shell): standard output then.
+      if (!sentAny) replyFd = 1;
+      else throw error;
+    }
+  }
+  process.stdout.write(line);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -27,6 +27,8 @@
 // codes are the error class names) or snapshots. Refusals carry no exchange or phase: Mastra
 // does not say where it failed, so the oracle places them from the journal.
 //
+// Judged under profile gemini (driver.json): the provider wraps every result as {name, content}.
+//
 // Only protocol lines go to descriptor 3 (or standard output when 3 is not open); console.log,
 // info and debug (Mastra's console logger among them) are sent to standard error, and Mastra's
 // telemetry is disabled (`telemetry: { isEnabled: false }` on every call, no Mastra instance, no
