@@ -16,7 +16,8 @@ using compliance_text::Labels;
 
 constexpr const char* kStyle = R"(body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222;max-width:1360px}
 table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #ccc;padding:.2em .5em;text-align:left;vertical-align:top}
-#matrix th{position:sticky;top:0;background:#f7f7f7;z-index:1}#matrix td{white-space:nowrap}
+#matrix th{position:sticky;top:0;background:#f7f7f7;z-index:1;font-size:12px;max-width:7.5em;overflow-wrap:anywhere}
+#matrix td{white-space:nowrap;font-size:13px;padding:.15em .35em}
 td.n{text-align:right}code{font:12px ui-monospace,monospace;background:#f4f4f4;padding:0 .2em;overflow-wrap:anywhere}
 .s-pass{background:#e6f4ea;color:#176f2c}.s-fail{background:#fce8e6;color:#b00020;font-weight:bold}
 .s-open{background:#fef7e0;color:#7a5d00}.s-not_run,.s-excluded{color:#888}.level{color:#666;font-size:12px}
@@ -43,8 +44,13 @@ void Matrix(const json& doc, const std::vector<std::string>& labels, std::ostrea
     out << "</td>";
     for (const auto& label : labels) {
       const json cell = row.at("cells").value(label, json());
-      out << "<td class=\"s-" << compliance_text::CellState(cell) << "\">"
-          << HtmlEscape(compliance_text::CellText(cell)) << "</td>";
+      const std::string state = compliance_text::CellState(cell);
+      out << "<td class=\"s-" << state << "\"";
+      if (state == "excluded") {
+        out << " title=\"not judged under profile " << HtmlEscape(StringField(cell, "profile"))
+            << "\"";
+      }
+      out << ">" << HtmlEscape(compliance_text::CellText(cell)) << "</td>";
     }
     out << "</tr>\n";
   }
@@ -53,14 +59,15 @@ void Matrix(const json& doc, const std::vector<std::string>& labels, std::ostrea
 
 void Legend(const json& doc, std::ostream& out) {
   out << "<h2>Implementations</h2>\n<table>\n<tr><th>label</th><th>implementation</th>"
-         "<th>expectations</th>";
+         "<th>profile</th><th>expectations</th>";
   for (const auto& [key, heading] : compliance_text::LegendCounts()) {
     out << "<th>" << HtmlEscape(heading) << "</th>";
   }
   out << "</tr>\n";
   for (const auto& entry : doc.at("implementations")) {
     out << "<tr><td>" << HtmlEscape(StringField(entry, "label")) << "</td><td><code>"
-        << HtmlEscape(StringField(entry, "implementation")) << "</code></td><td>";
+        << HtmlEscape(StringField(entry, "implementation")) << "</code></td><td>"
+        << HtmlEscape(StringField(entry, "profile")) << "</td><td>";
     if (const std::string file = StringField(entry, "expectations"); !file.empty()) {
       out << "<code>" << HtmlEscape(file) << "</code>";
     }
@@ -136,7 +143,8 @@ void Disagreements(const json& doc, const std::vector<std::string>& labels, std:
       const std::string verdict = StringField(row.at("verdicts"), label.c_str());
       const std::string state = verdict == "pass" ? "pass"
                                 : verdict == "fail" || verdict == "known" ? "fail"
-                                : verdict.empty() ? "not_run" : "open";
+                                : verdict.empty() || verdict == "skipped" ? "not_run"
+                                                                          : "open";
       out << "<td class=\"s-" << state << "\">" << (verdict.empty() ? "—" : HtmlEscape(verdict))
           << "</td>";
     }

@@ -41,14 +41,15 @@ void Matrix(const json& doc, const std::vector<std::string>& labels, std::ostrea
 }
 
 void Legend(const json& doc, std::ostream& out) {
-  out << "## Implementations\n\n| label | implementation | expectations |";
+  out << "## Implementations\n\n| label | implementation | profile | expectations |";
   for (const auto& [key, heading] : compliance_text::LegendCounts()) out << " " << heading << " |";
-  out << "\n|---|---|---|";
+  out << "\n|---|---|---|---|";
   for (std::size_t i = 0; i < compliance_text::LegendCounts().size(); ++i) out << "---:|";
   out << "\n";
   for (const auto& entry : doc.at("implementations")) {
     out << "| " << MarkdownEscape(StringField(entry, "label")) << " | "
-        << MarkdownCode(StringField(entry, "implementation"), /*in_table=*/true) << " | ";
+        << MarkdownCode(StringField(entry, "implementation"), /*in_table=*/true) << " | "
+        << MarkdownEscape(StringField(entry, "profile")) << " | ";
     if (const std::string file = StringField(entry, "expectations"); !file.empty()) {
       out << MarkdownCode(file, /*in_table=*/true);
     }

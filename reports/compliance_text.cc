@@ -16,11 +16,11 @@ std::string CellText(const nlohmann::json& cell) {
     return std::to_string(cell.is_object() ? cell.value(key, 0) : 0);
   };
   if (state == "pass") return "pass " + count("judged");
-  if (state == "fail") return "fail " + count("failing") + " of " + count("judged");
+  if (state == "fail") return "fail " + count("failing") + "/" + count("judged");
   if (state == "open") {
-    return cell.value("noted", 0) > 0 ? "open, " + count("noted") + " noted" : "open";
+    return cell.value("noted", 0) > 0 ? "open " + count("noted") : "open";
   }
-  if (state == "excluded") return "not judged under " + StringField(cell, "profile");
+  if (state == "excluded") return "not judged";
   return "not run";
 }
 
@@ -53,11 +53,13 @@ std::string Intro(const nlohmann::json& compliance) {
   }
   return text +
          ". A cell counts the cases an implementation ran that cite the clause or hold a "
-         "finding of it: fail when a gating finding of the clause is among them (a known "
-         "failure counts), pass when none is, not run when the implementation skipped them "
-         "all (a capability it lacks) or broke before a verdict, not judged when the run's "
-         "profile leaves the clause out (the ADRs' own result encodings are judged under "
-         "profile adr only; a framework that wraps results its own way runs under gemini). Open and beyond clauses "
+         "finding of it: \"fail k/n\" when k of those n hold a gating finding of the clause "
+         "(a known failure counts), \"pass n\" when none does, \"not run\" when the "
+         "implementation skipped them all (a capability it lacks) or broke before a verdict, "
+         "\"not judged\" when the run's profile leaves the clause out (the ADRs' own result "
+         "encodings are judged under profile adr only; a framework that wraps results its own "
+         "way runs under gemini, see the legend), \"open k\" for an open or beyond clause, "
+         "which never gates, with k findings noted. Open and beyond clauses "
          "never gate; their findings are counted as noted.";
 }
 

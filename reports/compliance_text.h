@@ -7,7 +7,7 @@
 
 namespace gemini_oracle::reports::compliance_text {
 
-/// "pass 27", "fail 3 of 33", "open, 2 noted", "not run", "not judged under gemini".
+/// "pass 27", "fail 3/33", "open 2" (findings noted), "not run", "not judged".
 std::string CellText(const nlohmann::json& cell);
 
 /// The state of a cell ("pass", "fail", "open", "excluded", "not_run"); "not_run" for

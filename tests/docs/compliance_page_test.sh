@@ -55,11 +55,14 @@ case "$body" in
      status=1 ;;
 esac
 
-# Control 2: a page whose script throws is not marked.
+# Control 2: a page whose script throws is marked as such and never as fitting.
 sed 's/getBoundingClientRect()/noSuchMethod()/' "$page" >"$tmp/broken.html"
+cmp -s "$page" "$tmp/broken.html" && { echo "compliance_page_test: control: the page's script changed; update the control" >&2; status=1; }
 body=$(body_of "$tmp/broken.html")
 case "$body" in
   *'data-matrix='*) echo "compliance_page_test: control: a throwing script still marked the page" >&2
      status=1 ;;
+  *'data-script-error'*) ;;
+  *) echo "compliance_page_test: control: a throwing script was not caught: $body" >&2; status=1 ;;
 esac
 exit "$status"
