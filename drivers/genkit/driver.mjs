@@ -190,7 +190,7 @@ async function runCase(c) {
   let current = 0; // the exchange the next model call belongs to
   const turnOf = (k) => {
     if (!turns.has(k)) {
-      turns.set(k, { exchange: k, calls: [], ids: [], handed: new Set(), waiting: [], settled: false });
+      turns.set(k, { exchange: k, calls: [], ids: [], waiting: new Map(), settled: false });
     }
     return turns.get(k);
   };
@@ -216,8 +216,11 @@ async function runCase(c) {
   };
 
   // The tools: one per declaration. A tool call waits until every call of its turn that a tool
-  // of this application owns has been handed over, then the answers are released in the order
-  // then.results lists them (neutral ones last), one per event-loop turn.
+  // of this application owns (among the calls the middleware saw) has been handed over, then the
+  // answers are released in the order then.results lists them (neutral ones last), one per
+  // event-loop turn. Genkit hands every such call over before it waits for any (Promise.all over
+  // the turn's toolRequest parts); one it does not hand over fails the whole generate call, so
+  // no timer is needed: the verdicts do not depend on timing.
   const declarations = [];
   const otherTools = [];
   for (const entry of options.tools ?? []) {
@@ -252,6 +255,8 @@ async function runCase(c) {
     return { index: index >= 0 ? index : undefined };
   };
 
+  // Settles a turn from the calls the middleware saw, in Genkit's parse order (not the order the
+  // calls were handed over): each owned call's result, or a stop when a result fits none.
   const settle = (turn) => {
     if (turn.settled) return;
     turn.settled = true;
@@ -260,7 +265,9 @@ async function runCase(c) {
     const er = report.exchanges[turn.exchange - 1];
     const given = new Map(); // result index -> waiting answer
     const neutral = [];
-    for (const answer of turn.waiting) {
+    for (const call of turn.calls) {
+      const answer = turn.waiting.get(call);
+      if (answer === undefined) continue; // not a call of this application's tools
       const { index } = resultFor(turn, answer.call);
       if (index !== undefined && !given.has(index)) given.set(index, answer);
       else neutral.push(answer);
@@ -268,7 +275,7 @@ async function runCase(c) {
     const missing = results.map((_, i) => i).filter((i) => !given.has(i));
     if (missing.length > 0 && turn.exchange < c.exchanges.length) {
       stopped = { exchange: turn.exchange, reason: `result ${missing[0]}'s selector picks no single call Genkit parsed` };
-      for (const answer of turn.waiting) answer.reject(new StopLoop());
+      for (const answer of turn.waiting.values()) answer.reject(new StopLoop());
       return;
     }
     const order = [...[...given.keys()].sort((a, b) => a - b).map((i) => [i, given.get(i)]),
@@ -290,14 +297,12 @@ async function runCase(c) {
   const toolFn = (name) => async (input) => {
     const turn = turnOf(current - 1);
     // The call Genkit hands over: by name and input among the calls not handed yet, else by name.
-    const open = turn.calls.filter((call) => call.name === name && !turn.handed.has(call));
+    const open = turn.calls.filter((call) => call.name === name && !turn.waiting.has(call));
     const call = open.find((other) => sameValue(other.input ?? {}, input ?? {})) ?? open[0];
     if (call === undefined) return NEUTRAL;
-    turn.handed.add(call);
-    const promise = new Promise((resolve, reject) => turn.waiting.push({ call, resolve, reject }));
-    const owned = turn.calls.filter((other) => names.has(other.name)).length;
-    if (turn.waiting.length >= owned) settle(turn);
-    else setTimeout(() => settle(turn), 500); // a call Genkit never hands over
+    const promise = new Promise((resolve, reject) => turn.waiting.set(call, { call, resolve, reject }));
+    // The last owned call the middleware saw is handed over: the turn settles.
+    if (turn.calls.every((other) => !names.has(other.name) || turn.waiting.has(other))) settle(turn);
     return promise;
   };
   const tools = declarations.map((d) => {
