@@ -4,6 +4,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "reference_impl/call_pieces.h"
 #include "reference_impl/fault.h"
 #include "reference_impl/json_equality.h"
 #include "reference_impl/provider_error.h"
@@ -40,41 +41,47 @@ bool SameCall(const ToolCall& call, const NativeCall& native) {
   return call.name == native.name && ArgumentsEqual(call.arguments, native.args);
 }
 
-// Reads the capsule's function calls; ADR-226.6 refuses malformed or duplicate carried IDs.
+// The parse codes of a call's pieces as they apply to a carried capsule: its shape is
+// capsule.malformed, a piece's other id replay.native_id_malformed (ADR-226.6).
+[[noreturn]] void RefuseCarried(const ProviderError& e, std::size_t turn) {
+  Position where = e.position();
+  where.turn = turn;
+  where.native_part = where.part;
+  throw ProviderError(
+      e.code() == "native_id.malformed" ? "replay.native_id_malformed" : "capsule.malformed",
+      std::move(where));
+}
+
+// Reads the capsule's function calls, each sent whole or in pieces (INTERPRETING §5.6): one
+// native call per call, at the part that opens it; ADR-226.6 refuses malformed or duplicate
+// carried IDs.
 std::vector<NativeCall> ReadNativeCalls(const Json& parts, std::size_t turn) {
+  std::vector<AssembledCall> assembled;
+  try {
+    assembled = ReadFunctionCalls(parts, /*carried=*/true);
+  } catch (const ProviderError& e) {
+    RefuseCarried(e, turn);
+  }
   std::vector<NativeCall> calls;
   std::set<std::string> seen;
   const std::vector<bool> answered = CallsAnsweredInContent(parts);
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    const Json& part = parts[p];
-    if (!part.is_object()) RefuseNative("capsule.malformed", turn, p, "native_parts");
-    const auto fc = part.find("functionCall");
-    if (fc == part.end()) continue;
-    if (!fc->is_object()) RefuseNative("capsule.malformed", turn, p, "functionCall");
+  for (AssembledCall& call : assembled) {
+    const std::size_t p = call.first();
     NativeCall native;
     native.part = p;
-    const auto name = fc->find("name");
-    if (name == fc->end() || !name->is_string() || name->get_ref<const std::string&>().empty()) {
-      RefuseNative("capsule.malformed", turn, p, "name");
-    }
-    native.name = name->get<std::string>();
-    if (const auto args = fc->find("args"); args != fc->end()) {
-      // A list is degraded stored state the wire copy repairs (ADR-224.7); a scalar is not args.
-      if (!args->is_object() && !args->is_array()) {
-        RefuseNative("capsule.malformed", turn, p, "args");
-      }
-      native.args = *args;
-    }
-    if (const auto id = fc->find("id"); id != fc->end()) {
-      if (!id->is_string() || (id->get_ref<const std::string&>().empty() &&
-                               !GEMINI_FAULT("correlation.replay_empty_native_id_accepted"))) {
+    native.name = std::move(call.name);
+    native.args = std::move(call.args);
+    if (call.id) {
+      const Json& id = *call.id;
+      if (!id.is_string() || (id.get_ref<const std::string&>().empty() &&
+                              !GEMINI_FAULT("correlation.replay_empty_native_id_accepted"))) {
         RefuseNative("replay.native_id_malformed", turn, p, "id");
       }
-      if (!seen.insert(id->get<std::string>()).second &&
+      if (!seen.insert(id.get<std::string>()).second &&
           !GEMINI_FAULT("correlation.replay_duplicate_native_id_accepted")) {
         RefuseNative("replay.native_id_duplicate", turn, p, "id");
       }
-      native.id = id->get<std::string>();
+      native.id = id.get<std::string>();
     }
     // ADR-226.B2: a call the server answered inside this content is replayed as received and
     // is no pending tool call: no generic call, no binding, nothing to answer.

@@ -10,12 +10,28 @@ const std::vector<ErrorCodeInfo>& ErrorCatalogue() {
       {"response.malformed", "ADR-226.5",
        "The response is not a GenerateContentResponse with a candidate content and a parts list."},
       {"response.function_call_malformed", "ADR-226.5",
-       "A functionCall part has no nonempty string name, or its args is present but not an "
-       "object."},
+       "A functionCall part has a name that is not a nonempty string, or its args is present "
+       "but not an object."},
       {"native_id.malformed", "ADR-226.5",
        "A functionCall id in the response is present but is not a nonempty string."},
       {"native_id.duplicate", "ADR-226.5",
        "Two functionCall parts of one response carry the same id."},
+      // A call in pieces (streamed arguments, fixtures/INTERPRETING.md §5.6): new streamed
+      // capture, which ADR-226 leaves separate (ADR-226.B1).
+      {"response.call_piece_orphan", "ADR-226.B1",
+       "A functionCall part without a name came while no call was open."},
+      {"response.call_pieces_interleaved", "ADR-226.B1",
+       "Another part came between the pieces of an open call."},
+      {"response.call_name_repeated", "ADR-226.B1",
+       "A piece of an open call carries its name again."},
+      {"response.partial_arg_path", "ADR-226.B1",
+       "A partialArgs path is not a member or index path, or steps into a value of another "
+       "kind."},
+      {"response.partial_arg_conflict", "ADR-226.B1",
+       "A partialArgs entry gives a path two values, goes on with another kind, or holds two "
+       "values."},
+      {"response.call_unfinished", "ADR-226.B1",
+       "The answer ended while a call or one of its values was still open."},
       // Build time: the carried transcript, refused before any contact.
       {"transcript.malformed", "ADR-224.11",
        "A message does not have the shape of the generic transcript (role, ids, calls, results)."},

@@ -92,6 +92,23 @@ Json ReplayNativeParts(const Json& native_parts, std::size_t turn) {
     if (!root) Refuse("capsule.malformed", turn, p, "args", p);
     *args = std::move(*root);
   }
+  if (GEMINI_FAULT("builder.call_pieces_replayed_reversed")) {
+    // The nameless pieces that follow a call's opening part (INTERPRETING §5.6) are collected
+    // by prepending, so they go out last-first.
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      const auto fc = parts[p].find("functionCall");
+      if (fc == parts[p].end() || !fc->is_object() || !fc->contains("name")) continue;
+      std::size_t end = p + 1;
+      while (end < parts.size() && parts[end].contains("functionCall") &&
+             parts[end]["functionCall"].is_object() &&
+             !parts[end]["functionCall"].contains("name")) {
+        ++end;
+      }
+      std::reverse(parts.begin() + static_cast<std::ptrdiff_t>(p + 1),
+                   parts.begin() + static_cast<std::ptrdiff_t>(end));
+      p = end - 1;
+    }
+  }
   if (GEMINI_FAULT("builder.thought_parts_dropped_on_replay")) {
     Json kept = Json::array();
     for (auto& part : parts) {

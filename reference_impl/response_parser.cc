@@ -1,13 +1,13 @@
 #include "reference_impl/response_parser.h"
 
-#include "reference_impl/fault.h"
-
 #include <algorithm>
 #include <cstdlib>
 #include <set>
 #include <unordered_set>
 
+#include "reference_impl/call_pieces.h"
 #include "reference_impl/correlation.h"
+#include "reference_impl/fault.h"
 #include "reference_impl/provider_error.h"
 
 namespace gemini_oracle::ref {
@@ -19,16 +19,6 @@ namespace {
   where.part = part;  // a response part; no transcript turn yet
   where.field = field;
   throw ProviderError(code, std::move(where));
-}
-
-bool HoldsInexactInteger(const Json& value) {
-  if (InexactIntegerText(value)) return true;
-  if (value.is_structured()) {
-    for (const auto& member : value) {
-      if (HoldsInexactInteger(member)) return true;
-    }
-  }
-  return false;
 }
 
 // Outside functionCall.args an integer literal beyond exact reach is only kept, never used:
@@ -144,29 +134,24 @@ Message ParseResponse(const Json& response, const Transcript& conversation,
           thought != part.end() && thought->is_boolean() && thought->get<bool>();
       if (!is_thought) turn.content += text->get<std::string>();
     }
-    const auto fc = part.find("functionCall");
-    if (fc == part.end()) continue;
-    if (!fc->is_object()) Refuse("response.function_call_malformed", p, "functionCall");
-    const auto name = fc->find("name");
-    if (name == fc->end() || !name->is_string() || name->get_ref<const std::string&>().empty()) {
-      Refuse("response.function_call_malformed", p, "name");
-    }
-    Json args = Json::object();
-    if (GEMINI_FAULT("parser.absent_args_become_null")) args = nullptr;  // no args: no map
-    if (const auto a = fc->find("args"); a != fc->end()) {
-      if (!a->is_object()) Refuse("response.function_call_malformed", p, "args");
-      // An integer literal no int64, uint64 or double holds exactly cannot be handed to the
-      // tool nor replayed as received; rounding it would hand over a value the server did
-      // not send ("without accepting rounded large-integer mismatches", ADR-226). Struct
-      // numbers are doubles, so Gemini itself never sends one.
-      if (HoldsInexactInteger(*a)) Refuse("response.function_call_malformed", p, "args");
-      args = *a;
+  }
+  // The calls of the answer, each sent whole or in pieces (INTERPRETING §5.6): one public call,
+  // one binding and one answer per call, at the part that opens it; the pieces stay in the
+  // native parts as received. Refusals: response.*, native_id.malformed (a piece's other id).
+  const std::vector<AssembledCall> calls = ReadFunctionCalls(parts);
+  for (const AssembledCall& assembled : calls) {
+    const std::size_t p = assembled.first();
+    const Json& fc = parts[p]["functionCall"];
+    const Json* const id = assembled.id ? &*assembled.id : nullptr;
+    Json args = assembled.args;
+    if (GEMINI_FAULT("parser.absent_args_become_null") && !fc.contains("args") &&
+        assembled.pieces.size() == 1 && !fc.contains("partialArgs")) {
+      args = nullptr;  // no args: no map
     }
     if (answered[p] && !GEMINI_FAULT("parser.server_answered_call_made_pending")) {
       // ADR-226.B2: answered inside this content by the server; kept in the capsule and
       // replayed as received, never a public ToolCall, a binding or something to answer.
-      if (const auto id = fc->find("id");
-          id != fc->end() && !GEMINI_FAULT("parser.server_answered_call_id_unchecked")) {
+      if (id != nullptr && !GEMINI_FAULT("parser.server_answered_call_id_unchecked")) {
         if (!id->is_string() || id->get_ref<const std::string&>().empty()) {
           Refuse("native_id.malformed", p, "id");
         }
@@ -182,7 +167,7 @@ Message ParseResponse(const Json& response, const Transcript& conversation,
     if (!turn.tool_calls.empty() && GEMINI_FAULT("parser.later_calls_dropped")) continue;
     if (GEMINI_FAULT("parser.identical_calls_merged") &&
         std::any_of(turn.tool_calls.begin(), turn.tool_calls.end(), [&](const ToolCall& c) {
-          return c.name == name->get_ref<const std::string&>() && c.arguments == args;
+          return c.name == assembled.name && c.arguments == args;
         })) {
       continue;
     }
@@ -197,12 +182,12 @@ Message ParseResponse(const Json& response, const Transcript& conversation,
       call.id = "tc_" + std::to_string(turn.tool_calls.size() + 1);  // LangChain JS: call_0, ...
     }
     if (GEMINI_FAULT("parser.public_id_from_function_name")) {
-      call.id = name->get<std::string>();  // Elixir LangChain, TanStack AI
+      call.id = assembled.name;  // Elixir LangChain, TanStack AI
     }
-    call.name = name->get<std::string>();
+    call.name = assembled.name;
     call.arguments = std::move(args);
     // ADR-226.5: a present native ID is a nonempty string, unique in the response.
-    if (const auto id = fc->find("id"); id != fc->end()) {
+    if (id != nullptr) {
       if (!id->is_string() || (id->get_ref<const std::string&>().empty() &&
                                !GEMINI_FAULT("parser.empty_native_id_accepted"))) {
         Refuse("native_id.malformed", p, "id");
@@ -221,7 +206,7 @@ Message ParseResponse(const Json& response, const Transcript& conversation,
           for (const auto& earlier : capsule->at("native_parts")) {
             const auto efc = earlier.find("functionCall");
             if (efc != earlier.end() && efc->is_object() && efc->value("id", Json()) == *id &&
-                efc->value("name", Json()) != *name) {
+                efc->value("name", Json()) != assembled.name) {
               Refuse("native_id.duplicate", p, "id");  // the id already names another function
             }
           }

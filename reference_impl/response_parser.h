@@ -13,6 +13,9 @@ namespace gemini_oracle::ref {
 /// Public IDs (message and calls) are synthesized unique against `conversation`.
 /// A functionCall answered by a functionResponse of the same content (server-side tools,
 /// ADR-226.B2) stays in the native parts only: no ToolCall, no binding.
+/// A call whose arguments arrive in pieces (`willContinue`, `partialArgs`: INTERPRETING §5.6)
+/// is one public call with the assembled arguments and one binding; its pieces stay in the
+/// native parts, each as received, for replay.
 /// Throws ProviderError (response.*, native_id.*); response.function_call_malformed also for
 /// args holding an integer literal marked by ParseJsonMarkingInexactIntegers.
 Message ParseResponse(const Json& response, const Transcript& conversation);

@@ -27,10 +27,12 @@ class StreamAccumulator {
   /// merged and no signature moves, so a signature stays on the part it arrived with, an
   /// empty-text part with a signature included (ADR-224: "Preserve native order, signatures
   /// and every other member"). A call repeated in a later event is one more part, judged like
-  /// any other (a repeated native id is refused by the parser). Every other member, of the
-  /// response and of a candidate, is the last event's value (`finishReason`, `usageMetadata`,
-  /// which grows from event to event, `modelVersion`, ...; also `citationMetadata`, which
-  /// Google's SDK would concatenate and which nothing here reads).
+  /// any other (a repeated native id is refused by the parser). The pieces of a call whose
+  /// arguments stream (`willContinue`, `partialArgs`) are parts like any other here: the parser
+  /// reads them into one call (INTERPRETING §5.6), and they are replayed as they came. Every other
+  /// member, of the response and of a candidate, is the last event's value (`finishReason`,
+  /// `usageMetadata`, which grows from event to event, `modelVersion`, ...; also
+  /// `citationMetadata`, which Google's SDK would concatenate and which nothing here reads).
   Json Response() const;
 
   std::size_t events() const { return events_; }

@@ -1,6 +1,7 @@
 #include "reports/compliance.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -91,20 +92,59 @@ std::string WithoutTwinNote(std::string reason) {
   return reason;
 }
 
-std::string DefectKey(const json& result, std::string& cause, std::string& link) {
+struct Cause {
+  std::string text;
+  std::string link;
+};
+
+// The causes a failing result has, by key: the expectations file's named causes (one defect
+// each, a case counted under every cause it has), else its reason as one cause, else, for a
+// failure no file lists, the clause and message of its first gating finding.
+std::vector<std::pair<std::string, Cause>> CausesOf(const json& result) {
+  std::vector<std::pair<std::string, Cause>> out;
   const auto known = result.find("known_failure");
   if (known != result.end() && known->is_object()) {
-    cause = WithoutTwinNote(StringField(*known, "reason"));
-    link = StringField(*known, "link");
-    if (!cause.empty()) return "known:" + cause;
+    const auto causes = known->find("causes");
+    if (causes != known->end() && causes->is_array()) {
+      for (const auto& cause : *causes) {
+        const std::string key = StringField(cause, "key");
+        if (!key.empty()) {
+          out.push_back({"cause:" + key, {StringField(cause, "text"), StringField(cause, "link")}});
+        }
+      }
+      if (!out.empty()) return out;
+    }
+    const std::string reason = WithoutTwinNote(StringField(*known, "reason"));
+    if (!reason.empty()) {
+      out.push_back({"known:" + reason, {reason, StringField(*known, "link")}});
+      return out;
+    }
   }
   for (const auto& finding : Findings(result)) {
     if (!GatingFinding(finding)) continue;
-    cause = StringField(finding, "message");
-    return "finding:" + StringField(finding, "clause") + ":" + cause;
+    const std::string message = StringField(finding, "message");
+    out.push_back({"finding:" + StringField(finding, "clause") + ":" + message, {message, ""}});
+    return out;
   }
-  cause = StringField(result, "reason");
-  return "reason:" + cause;
+  const std::string reason = StringField(result, "reason");
+  out.push_back({"reason:" + reason, {reason, ""}});
+  return out;
+}
+
+// Whether `text` names `clause` ("ADR-224.8"), also in the short form a list of clauses uses
+// after its first ("ADR-224.3, 224.8"): the number must stand on its own.
+bool NamesClause(const std::string& text, const std::string& clause) {
+  const std::size_t dash = clause.find('-');
+  const std::string tail = dash == std::string::npos ? clause : clause.substr(dash + 1);
+  for (std::size_t at = text.find(tail); at != std::string::npos; at = text.find(tail, at + 1)) {
+    const std::size_t end = at + tail.size();
+    const bool ends = end == text.size() ||
+                      !(std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' &&
+                        end + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[end + 1])));
+    const bool starts = at == 0 || !std::isdigit(static_cast<unsigned char>(text[at - 1]));
+    if (starts && ends) return true;
+  }
+  return false;
 }
 
 json ImplementationEntry(const ComplianceInput& input) {
@@ -179,25 +219,31 @@ json BuildCompliance(const std::vector<ComplianceInput>& inputs, const json& cla
         if (noted.count(clause) != 0) ++row[r].noted;
       }
       if (!Failing(verdict)) continue;
-      std::string cause;
-      std::string link;
-      Defect& defect = defects[r][DefectKey(result, cause, link)];
-      defect.cause = cause;
-      if (defect.link.empty()) defect.link = link;
-      defect.clauses.insert(failed.begin(), failed.end());
-      defect.cases.push_back(id);
-      // The gating finding the cause names a clause of, else the first gating one.
-      const json* shown = nullptr;
-      for (const auto& finding : Findings(result)) {
-        if (!GatingFinding(finding)) continue;
-        if (shown == nullptr) shown = &finding;
-        const std::string clause = StringField(finding, "clause");
-        if (!clause.empty() && cause.find(clause.substr(clause.find('-') + 1)) != std::string::npos) {
-          shown = &finding;
-          break;
+      for (const auto& [key, cause] : CausesOf(result)) {
+        Defect& defect = defects[r][key];
+        defect.cause = cause.text;
+        if (defect.link.empty()) defect.link = cause.link;
+        // The clauses the cause names among the case's gating ones; all of them when it
+        // names none (a reason written without clause ids).
+        std::set<std::string> named;
+        for (const auto& clause : failed) {
+          if (NamesClause(cause.text, clause)) named.insert(clause);
         }
+        const std::set<std::string>& clauses_of = named.empty() ? failed : named;
+        defect.clauses.insert(clauses_of.begin(), clauses_of.end());
+        defect.cases.push_back(id);
+        // The gating finding of a clause the cause names, else the first gating one.
+        const json* shown = nullptr;
+        for (const auto& finding : Findings(result)) {
+          if (!GatingFinding(finding)) continue;
+          if (shown == nullptr) shown = &finding;
+          if (clauses_of.count(StringField(finding, "clause")) != 0) {
+            shown = &finding;
+            break;
+          }
+        }
+        if (shown != nullptr) defect.sends[id] = Observed(*shown);
       }
-      if (shown != nullptr) defect.sends[id] = Observed(*shown);
     }
   }
 

@@ -89,9 +89,9 @@ std::string Link(const std::string& url) {
 }
 
 void Defects(const json& doc, std::ostream& out) {
-  out << "<h2>Defects</h2>\n<p>Each implementation's failing cases grouped by cause: the reason "
-         "its expectations file gives, or, for a failure no file lists, the first gating "
-         "finding.</p>\n";
+  out << "<h2>Defects</h2>\n<p>Each implementation's failing cases grouped by cause: the causes "
+         "its expectations file names (a case counted under each of its causes) or its "
+         "reason, or, for a failure no file lists, the first gating finding.</p>\n";
   for (const auto& entry : doc.at("implementations")) {
     const std::string label = StringField(entry, "label");
     out << "<h3>" << HtmlEscape(label) << "</h3>\n<p><code>"

@@ -63,8 +63,9 @@ void Legend(const json& doc, std::ostream& out) {
 }
 
 void Defects(const json& doc, std::ostream& out) {
-  out << "## Defects\n\nEach implementation's failing cases grouped by cause: the reason its "
-         "expectations file gives, or, for a failure no file lists, the first gating finding.\n\n";
+  out << "## Defects\n\nEach implementation's failing cases grouped by cause: the causes its "
+         "expectations file names (a case counted under each of its causes) or its reason, "
+         "or, for a failure no file lists, the first gating finding.\n\n";
   for (const auto& entry : doc.at("implementations")) {
     const std::string label = StringField(entry, "label");
     out << "### " << MarkdownEscape(label) << "\n\n"

@@ -59,8 +59,7 @@ std::string Intro(const nlohmann::json& compliance) {
          "\"not judged\" when the run's profile leaves the clause out (the ADRs' own result "
          "encodings are judged under profile adr only; a framework that wraps results its own "
          "way runs under gemini, see the legend), \"open k\" for an open or beyond clause, "
-         "which never gates, with k findings noted. Open and beyond clauses "
-         "never gate; their findings are counted as noted.";
+         "which never gates, with k findings noted.";
 }
 
 }  // namespace gemini_oracle::reports::compliance_text

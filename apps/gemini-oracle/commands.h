@@ -108,7 +108,7 @@ struct GenerateArgs {
   std::uint64_t seed = 1;
   std::size_t count = 1;
   std::filesystem::path out;
-  std::string family = "all";  // "all" or one family: parallel_calls, conversation
+  std::string family = "all";  // "all" or one family: parallel_calls, conversation, call_pieces
 };
 int GenerateCommand(const GenerateArgs& args, std::ostream& out, std::ostream& err);
 

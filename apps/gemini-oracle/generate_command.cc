@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "apps/gemini-oracle/commands.h"
+#include "generators/call_pieces.h"
 #include "generators/conversation.h"
 #include "generators/parallel_calls.h"
 
@@ -46,6 +47,14 @@ const std::vector<Family>& Families() {
          const auto s = generators::genConversationScenario()(random, kSize).value();
          return Written{generators::ConversationStem(s, seed, index),
                         generators::ConversationCase(s, seed, index)};
+       }},
+      // Listed last: a family's index keys its random stream, so the families before it draw
+      // the same cases as before it was added.
+      {"call_pieces",
+       [](const rc::Random& random, std::uint64_t seed, std::size_t index) {
+         const auto s = generators::genCallPiecesScenario()(random, kSize).value();
+         return Written{generators::CallPiecesStem(seed, index),
+                        generators::CallPiecesCase(s, seed, index)};
        }},
   };
   return families;

@@ -165,7 +165,7 @@ int main(int argc, char** argv) {
   generate_cmd->add_option("--out", generate.out, "Folder to write them into")->required();
   generate_cmd
       ->add_option("--family", generate.family,
-                   "Which generator: all, parallel_calls or conversation")
+                   "Which generator: all, parallel_calls, conversation or call_pieces")
       ->capture_default_str();
 
   cli::MutantsArgs mutants;

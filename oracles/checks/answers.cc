@@ -5,20 +5,23 @@
 #include "oracles/checks/judge_json.h"
 
 #include "oracles/checks/wire_view.h"
+#include "oracles/model/call_pieces.h"
 #include "oracles/model/server_answered.h"
 
 namespace gemini_oracle::checks::detail {
 namespace {
 
-// The functionCall parts of `parts` as turn calls; a call answered by a functionResponse of
-// the same parts (server-side tools, ADR-226.B2) is marked answered inside, by the one rule the
-// case checker applies too.
-std::vector<TurnCall> NativeCalls(const Json& parts) {
+// The calls of `parts` as turn calls (a call in pieces is one call with its assembled args,
+// INTERPRETING §5.6: "one functionResponse"); a call answered by a functionResponse of the same
+// parts (server-side tools, ADR-226.B2) is marked answered inside, by the one rule the case
+// checker applies too.
+std::vector<TurnCall> NativeCalls(const Json& parts, const model::TurnCalls& turn) {
   std::vector<TurnCall> calls;
   if (!parts.is_array()) return calls;
-  const std::vector<bool> inside = model::CallsAnsweredInside(parts);
-  for (const std::size_t p : FunctionCallPositions(parts)) {
-    const Json& fc = parts[p]["functionCall"];
+  const std::vector<bool> inside = model::CallsAnsweredInside(parts, turn);
+  for (const model::PieceCall& piece_call : turn.calls) {
+    const std::size_t p = piece_call.pieces.front();
+    const Json& fc = piece_call.call;
     TurnCall call;
     if (const Json* name = Member(fc, "name")) call.name = *name;
     if (const Json* id = Member(fc, "id")) {
@@ -107,7 +110,9 @@ std::vector<ConversationTurn> ConversationTurns(const model::Case& c) {
     ConversationTurn turn;
     turn.label = "initial model turn " + std::to_string(++n);
     if (const Json* parts = CapsuleNativeParts(*message)) {
-      turn.calls = NativeCalls(*parts);
+      const model::TurnCalls read = model::GroupCalls(*parts);  // the turn read once
+      turn.calls = NativeCalls(*parts, read);
+      turn.malformed_pieces = read.malformed;
     } else {
       // Foreign and generic turns are rebuilt from their generic calls, without ids.
       turn.foreign = true;
@@ -126,7 +131,10 @@ std::vector<ConversationTurn> ConversationTurns(const model::Case& c) {
   for (std::size_t k = 0; k < c.exchanges.size(); ++k) {
     ConversationTurn turn;
     turn.label = "exchange " + std::to_string(k + 1);
-    turn.calls = NativeCalls(ScriptedParts(c.exchanges[k]));
+    const Json parts = ScriptedParts(c.exchanges[k]);
+    const model::TurnCalls read = model::GroupCalls(parts);  // the turn read once
+    turn.calls = NativeCalls(parts, read);
+    turn.malformed_pieces = read.malformed;
     turns.push_back(std::move(turn));
   }
   return turns;

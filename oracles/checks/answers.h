@@ -12,7 +12,7 @@
 
 namespace gemini_oracle::checks::detail {
 
-/// One functionCall of a model turn, as the case file knows it.
+/// One call of a model turn, as the case file knows it (a call in pieces: one call).
 struct TurnCall {
   std::optional<Json> name;       // its name
   std::optional<Json> native_id;  // its native id, when it had one (never null: see null_id)
@@ -31,7 +31,10 @@ struct ConversationTurn {
   std::string label;  // "initial model turn 1", "exchange 2"
   /// Rebuilt from generic calls (no capsule): its calls have no native ids (ADR-226.16).
   bool foreign = false;
-  std::vector<TurnCall> calls;  // parse order: native functionCall parts, or the generic calls
+  std::vector<TurnCall> calls;  // parse order: native calls (a call in pieces is one), or the generic calls
+  /// Its native parts break the grammar of a call in pieces (INTERPRETING §5.6): the first
+  /// code model::GroupCalls found. Its calls are then read as far as the grammar goes.
+  std::optional<std::string> malformed_pieces;
 };
 
 /// Every model turn of the case, in conversation order. Turn t (0-based) is the t-th model

@@ -19,9 +19,13 @@ struct ServerIds {
   }
 };
 
+// Every functionCall part's id, the pieces of a call in pieces included (INTERPRETING §5.6:
+// "a later piece may repeat it"): an id the server sent on any part is no invented id.
 void AddNativeIds(const Json& parts, ServerIds& out) {
-  for (const std::size_t p : detail::FunctionCallPositions(parts)) {
-    const Json* id = detail::Member(parts[p]["functionCall"], "id");
+  if (!parts.is_array()) return;
+  for (const Json& part : parts) {
+    const Json* fc = detail::Member(part, "functionCall");
+    const Json* id = fc != nullptr ? detail::Member(*fc, "id") : nullptr;
     if (id == nullptr) continue;
     if (id->is_string()) out.strings.insert(id->get<std::string>());
     if (id->is_null()) out.null = true;

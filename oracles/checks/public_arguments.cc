@@ -11,16 +11,19 @@
 //   finding remains open");
 // - a nested list handed over as an object: ADR-224.6 ("actual nested lists must remain lists");
 // - any other difference: ADR-224.11.
-// Public calls pair with the pending functionCall parts (ADR-226.B2: a call the server answered
-// inside its content has no public call), each with the part it is by name and arguments, the
-// rest in order; a public call under another name than its part's is ADR-224.11; fewer public
-// calls than pending parts is the parse's failure (the calls lost or merged), never a check
-// left undone.
+// A call whose arguments arrive in pieces is one call with its assembled arguments (§5.6).
+// A turn whose pieces break the grammar has no calls: its public calls are not judged
+// (ADR-226.B1, as the results judge). Public calls pair with the pending calls (ADR-226.B2: a
+// call the server answered inside its content has no public call), each with the part it is
+// by name and arguments, the rest in order; a public call under another name than its part's
+// is ADR-224.11; fewer public calls than pending parts is the parse's failure (the calls lost
+// or merged), never a check left undone.
 #include <algorithm>
 #include <utility>
 
 #include "oracles/checks/judge.h"
 #include "oracles/checks/wire_view.h"
+#include "oracles/model/call_pieces.h"
 
 namespace gemini_oracle::checks {
 namespace {
@@ -218,9 +221,23 @@ void JudgeCall(const std::string& label, const Json* native, const Json& actual,
 
 void JudgeExchange(const CaseRun& run, std::size_t k, std::vector<Finding>& findings) {
   static const std::vector<model::ParsedCall> none;
-  const Json scripted = detail::ScriptedParts(run.c.exchanges[k]);
-  const auto positions = detail::PendingCallPositions(scripted);
   if (!detail::ResponseParsed(run, k)) return;
+  const Json parts = detail::ScriptedParts(run.c.exchanges[k]);
+  if (const auto broken = model::GroupCalls(parts).malformed) {
+    // INTERPRETING §5.6 defines a turn's calls only where its pieces keep the grammar; a turn
+    // that breaks it (the parse must refuse it, the reference's refusals cited as ADR-226.B1)
+    // has no calls, so no public call is judged against them: not judged, at ADR-226.B1 (§5.6
+    // "Levels"), as the results judge notes such a turn's answers.
+    findings.push_back(NotJudged(
+        "ADR-226.B1", "the public calls of exchange " + std::to_string(k + 1) +
+                          ": its function call pieces break the grammar of INTERPRETING §5.6 (" +
+                          *broken + "), so its calls are not defined"));
+    return;
+  }
+  // Each call as one whole part at its opening position (INTERPRETING §5.6): a call in pieces
+  // is one public call whose arguments are the assembled ones.
+  const Json scripted = model::WholeCallParts(parts);
+  const auto positions = detail::PendingCallPositions(scripted);
   const auto& calls = k < run.report.exchanges.size() ? run.report.exchanges[k].calls : none;
   if (calls.size() > positions.size()) {
     // More public calls than pending functionCall parts: a call the server answered inside

@@ -7,6 +7,8 @@
 #include "oracles/checks/judge.h"
 #include "oracles/checks/judge_json.h"
 #include "oracles/checks/wire_view.h"
+#include "oracles/model/call_pieces.h"
+#include "oracles/model/server_answered.h"
 
 namespace gemini_oracle::checks {
 namespace {
@@ -183,13 +185,22 @@ void CompareParts(const Context& ctx, const Json& native, const Json& replayed,
 // objects and no native IDs.
 void CheckGeneric(const Context& ctx, const Json& message, const Json& replayed,
                   const std::string& at) {
-  const auto positions = detail::FunctionCallPositions(replayed);
+  // The calls as wire_view.h says judges read them (INTERPRETING §5.6): a call sent in pieces
+  // is one call, its name and id the pieces', its args assembled from them; the turn is read
+  // once.
+  const model::TurnCalls turn = model::GroupCalls(replayed);
+  const auto positions = model::CallPositions(turn);
   std::vector<bool> args_object(replayed.size(), true);
-  for (const std::size_t p : positions) {
-    const Json& fc = replayed[p]["functionCall"];
+  for (const model::PieceCall& call : turn.calls) {
+    const std::size_t p = call.pieces.front();
+    const Json& fc = call.call;
     const std::string pointer = PointerAppend(at, p) + "/functionCall";
-    if (const Json* id = detail::Member(fc, "id")) {
-      ctx.Add("ADR-226.16", pointer + "/id",
+    // An id on any of its pieces (the assembled call keeps the opening piece's).
+    for (const std::size_t piece : call.pieces) {
+      const Json* part_fc = detail::Member(replayed[piece], "functionCall");
+      const Json* id = part_fc != nullptr ? detail::Member(*part_fc, "id") : nullptr;
+      if (id == nullptr) continue;
+      ctx.Add("ADR-226.16", PointerAppend(at, piece) + "/functionCall/id",
               "a foreign or generic turn's functionCall carries an id", "absent", *id);
     }
     if (const Json* args = detail::Member(fc, "args"); args != nullptr && !args->is_object()) {
@@ -212,7 +223,7 @@ void CheckGeneric(const Context& ctx, const Json& message, const Json& replayed,
   for (std::size_t i = 0; i < expected; ++i) {
     const Json& call = (*calls)[i];
     const std::size_t p = positions[i];
-    const Json& fc = replayed[p]["functionCall"];
+    const Json& fc = turn.calls[i].call;  // assembled from its pieces
     const std::string pointer = PointerAppend(at, p) + "/functionCall";
     const std::string what = "functionCall " + std::to_string(i) + " of a foreign or generic turn";
     const Json* name = detail::Member(call, "name");
@@ -299,13 +310,32 @@ void JudgeDivision(const CaseRun& run, std::size_t request, std::size_t initial_
         Json(allowed), Json(cuts)));
     return;
   }
-  const auto pending = detail::PendingCallPositions(grouped_parts);
+  const model::TurnCalls calls = model::GroupCalls(grouped_parts);  // read once (§5.6)
+  const auto pending = model::PendingCallPositions(grouped_parts, calls);
   if (!pending.empty()) {
     findings.push_back(MakeFinding(
         "ADR-224.F2", kWireViolation, request, PointerAppend(pointer + "/parts", pending.front()),
         turn + " holds a pending call and is sent as " +
             std::to_string(split.part_counts.size()) +
             " model contents divided at its streamed events"));
+    return;
+  }
+  // A call in pieces (INTERPRETING §5.6) divided between contents at its events, also one the
+  // server answered itself: its pieces are one call kept in several contents, which is the
+  // same open question (ADR-224.F2) as a pending call kept so.
+  for (const model::PieceCall& call : calls.calls) {
+    const std::size_t first = call.pieces.front();
+    const std::size_t last = call.pieces.back();
+    const bool divided = std::any_of(cuts.begin(), cuts.end(), [&](std::size_t cut) {
+      return cut > first && cut <= last;
+    });
+    if (!divided) continue;
+    findings.push_back(MakeFinding(
+        "ADR-224.F2", kWireViolation, request, PointerAppend(pointer + "/parts", first),
+        turn + " holds a call in pieces and is sent as " +
+            std::to_string(split.part_counts.size()) +
+            " model contents dividing its pieces at its streamed events"));
+    return;
   }
 }
 

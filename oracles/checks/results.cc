@@ -569,6 +569,16 @@ void JudgePayload(const CaseRun& run, const detail::ConversationTurn& turn,
     return;
   }
   if (!PreservingForm(run.profile, *expected, *response, name)) {
+    // Under adr, a value kept in a framework's own wrapping up to an open kind only is the
+    // encoding's finding and ADR-224.F1's, not a lost value.
+    if (run.profile == Profile::kAdr &&
+        ClosestPlace(Profile::kAdr, *expected, at_response, *response, name).rank != 0 &&
+        ClosestPlace(Profile::kGemini, *expected, at_response, *response, name).rank == 0) {
+      findings.push_back(NotAdrEncoded(*expected, request, at_response, *response));
+      findings.push_back(DiagnosePayload(Profile::kGemini, *expected, request, at_response,
+                                         *response, name));
+      return;
+    }
     JudgeLostPayload(run, turn, expectations, call, assigned, request, at_response, *at.fr,
                      *response, findings);
     return;
@@ -658,6 +668,13 @@ std::vector<Assignment> AssignResults(Profile profile, const detail::Conversatio
   const std::size_t n = turn.calls.size();
   std::vector<Assignment> out(n);
   for (std::size_t c = 0; c < n; ++c) out[c].result = c;
+  // Which result an answer carries is told by its value, whatever the wrapping: under adr, an
+  // answer that keeps a result in a framework's own wrapping is still that result's (its
+  // encoding is JudgePayload's finding), so identical calls are not taken as swapped for it.
+  const auto accepts = [&](const Expected& e, const Json& response, const Json* name) {
+    return Accepts(profile, e, response, name) ||
+           (profile == Profile::kAdr && Accepts(Profile::kGemini, e, response, name));
+  };
   const Carries carries = [&](std::size_t c, std::size_t r) {
     if (!answers.answer_of[c] || !expectations.of_call[r]) return false;
     const Json& fr = *answers.responses[*answers.answer_of[c]].fr;
@@ -665,20 +682,22 @@ std::vector<Assignment> AssignResults(Profile profile, const detail::Conversatio
     if (response == nullptr || !response->is_object()) return false;
     const Json* name = detail::Member(fr, "name");
     const Expected& e = *expectations.of_call[r];
-    if (Accepts(profile, e, *response, name)) return true;
+    if (accepts(e, *response, name)) return true;
     const auto readings = ReadingsOf(e);
     return std::any_of(readings.begin(), readings.end(), [&](const Expected& reading) {
-      return Accepts(profile, reading, *response, name);
+      return accepts(reading, *response, name);
     });
   };
   // Whether call c's answer keeps result r up to an ADR-224.F1 kind only (224.F1, not 226.20).
   const auto kind_only = [&](std::size_t c, std::size_t r) {
     const Json* response =
         detail::Member(*answers.responses[*answers.answer_of[c]].fr, "response");
-    return response != nullptr && response->is_object() &&
-           ClosestPlace(profile, *expectations.of_call[r], "", *response,
-                        detail::Member(*answers.responses[*answers.answer_of[c]].fr, "name"))
-                   .rank == 0;
+    if (response == nullptr || !response->is_object()) return false;
+    const Json* name = detail::Member(*answers.responses[*answers.answer_of[c]].fr, "name");
+    const auto close = [&](Profile p) {
+      return ClosestPlace(p, *expectations.of_call[r], "", *response, name).rank == 0;
+    };
+    return close(profile) || (profile == Profile::kAdr && close(Profile::kGemini));
   };
   const auto interchangeable = [&](std::size_t c) {
     return !turn.calls[c].native_id && !turn.calls[c].answered_inside;
@@ -921,7 +940,9 @@ std::vector<TurnExpectations> CaseExpectations(const CaseRun& run,
     auto& expectations = out[initial + k];
     if (results.empty()) continue;
     expectations.has_answers = true;
-    const Json scripted = detail::ScriptedParts(run.c.exchanges[k]);
+    // The turn read once for every selector (INTERPRETING §5.6: calls, not pieces).
+    const detail::CallsView scripted =
+        detail::ReadCalls(detail::ScriptedParts(run.c.exchanges[k]));
     for (std::size_t r = 0; r < results.size(); ++r) {
       const auto call = detail::ResolveSelector(results[r].call, scripted);
       if (!call || *call >= expectations.of_call.size()) continue;  // a harness error
@@ -966,6 +987,7 @@ std::vector<Finding> JudgeResults(const CaseRun& run) {
   const auto& decoded = detail::DecodedJournal(run, storage);
   const auto turns = detail::ConversationTurns(run.c);
   const auto expectations = CaseExpectations(run, turns);
+  std::vector<bool> noted(turns.size(), false);
   for (std::size_t r = 0; r < decoded.size(); ++r) {
     const Json* contents = detail::Contents(decoded[r].body);
     if (contents == nullptr) continue;
@@ -973,6 +995,22 @@ std::vector<Finding> JudgeResults(const CaseRun& run) {
     for (std::size_t t = 0; t < turns.size(); ++t) {
       const auto answers = detail::AnswersToTurn(turns, t, carried, *contents);
       if (!answers) continue;
+      if (turns[t].malformed_pieces) {
+        // INTERPRETING §5.6 defines a turn's calls only where its pieces keep the grammar; a
+        // turn that breaks it (the parse must refuse it: §5.6, the reference's refusals cited
+        // as ADR-226.B1) has no calls to answer, so which functionResponse answers which call
+        // is not judged; the note cites ADR-226.B1, the level §5.6 "Levels" gives what an
+        // implementation makes of a call in pieces. The replay judge still asks for every
+        // part verbatim (ADR-224.8).
+        if (!noted[t]) {
+          findings.push_back(NotJudged(
+              "ADR-226.B1", "the answers to " + turns[t].label + ": its function call pieces break "
+                        "the grammar of INTERPRETING §5.6 (" + *turns[t].malformed_pieces +
+                        "), so its calls are not defined"));
+          noted[t] = true;
+        }
+        continue;
+      }
       JudgeTurn(run, turns[t], expectations[t], r + 1, *contents, *answers, findings);
     }
   }

@@ -38,6 +38,8 @@ std::vector<Finding> JudgeStructRoots(const CaseRun& run) {
         const Json& part = (*parts)[p];
         const std::string at = "/contents/" + std::to_string(c) + "/parts/" + std::to_string(p);
         // ADR-224.1: functionCall.args, when present, is an object (also {} and numeric keys).
+        // A piece of a call in pieces (INTERPRETING §5.6) without `args` is absent args: no
+        // finding; its `partialArgs` are no Struct root.
         if (const Json* fc = detail::Member(part, "functionCall")) {
           if (const Json* args = detail::Member(*fc, "args");
               args != nullptr && !args->is_object()) {

@@ -1,4 +1,5 @@
 #include "oracles/checks/wire_view.h"
+#include "oracles/model/call_pieces.h"
 
 #include "oracles/checks/judge_json.h"
 
@@ -276,16 +277,32 @@ std::vector<std::size_t> ScriptedEventEnds(const model::Exchange& exchange) {
 }
 
 std::vector<std::size_t> FunctionCallPositions(const Json& parts) {
-  std::vector<std::size_t> out;
-  if (!parts.is_array()) return out;
-  for (std::size_t p = 0; p < parts.size(); ++p) {
-    if (Member(parts[p], "functionCall") != nullptr) out.push_back(p);
-  }
-  return out;
+  return model::CallPositions(parts);
 }
+
+Json CallAt(const Json& parts, std::size_t position) { return model::CallAt(parts, position); }
 
 std::vector<std::size_t> PendingCallPositions(const Json& parts) {
   return model::PendingCallPositions(parts);
+}
+
+const Json* CallsView::CallAt(std::size_t position) const {
+  const model::PieceCall* call = model::CallOpenedAt(turn, position);
+  return call != nullptr ? &call->call : nullptr;
+}
+
+std::size_t CallsView::IndexOf(std::size_t position) const {
+  const auto it = std::lower_bound(all.begin(), all.end(), position);
+  return it != all.end() && *it == position ? static_cast<std::size_t>(it - all.begin())
+                                            : all.size();
+}
+
+CallsView ReadCalls(const Json& parts) {
+  CallsView view;
+  view.turn = model::GroupCalls(parts);
+  view.all = model::CallPositions(view.turn);
+  view.pending = model::PendingCallPositions(parts, view.turn);
+  return view;
 }
 
 bool ResponseParsed(const CaseRun& run, std::size_t exchange) {
@@ -326,30 +343,32 @@ std::vector<std::size_t> ModelContentPositions(const Json& contents) {
 
 std::optional<std::size_t> ResolveSelector(const model::CallSelector& selector,
                                            const Json& scripted_parts) {
+  return ResolveSelector(selector, ReadCalls(scripted_parts));
+}
+
+std::optional<std::size_t> ResolveSelector(const model::CallSelector& selector,
+                                           const CallsView& calls) {
   // Selectors pick among the pending calls (ADR-226.B2: a call the server answered inside its
   // content is no public call); the result indexes every functionCall part, as turns do.
-  const std::vector<std::size_t> all = FunctionCallPositions(scripted_parts);
-  const std::vector<std::size_t> pending = PendingCallPositions(scripted_parts);
-  const auto call_of = [&all](std::size_t position) -> std::size_t {
-    return static_cast<std::size_t>(std::find(all.begin(), all.end(), position) - all.begin());
-  };
+  const std::vector<std::size_t>& pending = calls.pending;
   if (const auto* index = std::get_if<std::size_t>(&selector)) {
-    if (*index < pending.size()) return call_of(pending[*index]);
+    if (*index < pending.size()) return calls.IndexOf(pending[*index]);
     return std::nullopt;
   }
   const auto& named = std::get<model::NamedCall>(selector);
   std::optional<std::size_t> found;
   for (const std::size_t position : pending) {
-    const Json& fc = scripted_parts[position]["functionCall"];
-    const Json* name = Member(fc, "name");
+    const Json* fc = calls.CallAt(position);  // a call in pieces: its assembled args
+    if (fc == nullptr) continue;
+    const Json* name = Member(*fc, "name");
     if (name == nullptr || !name->is_string() || *name != named.name) continue;
     if (named.args) {
-      const Json* args = Member(fc, "args");
+      const Json* args = Member(*fc, "args");
       const Json empty = Json::object();
       if (!ArgumentsEqual(args != nullptr ? *args : empty, *named.args)) continue;
     }
     if (found) return std::nullopt;  // ambiguous
-    found = call_of(position);
+    found = calls.IndexOf(position);
   }
   return found;
 }
@@ -514,8 +533,8 @@ namespace {
 
 // How well a reported call is a part: 0 kind-exactly its arguments, 1 equal under ADR-226.8,
 // 2 drifted only as StandsFor allows, 3 not that part (another name, other arguments).
-int Tier(const Json& part, const model::ParsedCall& call) {
-  const Json* fc = Member(part, "functionCall");
+int Tier(const Json& fc_object, const model::ParsedCall& call) {
+  const Json* fc = fc_object.is_object() ? &fc_object : nullptr;
   const Json* name = fc != nullptr ? Member(*fc, "name") : nullptr;
   if (name == nullptr || !name->is_string() || *name != call.name) return 3;
   const Json* args = Member(*fc, "args");
@@ -536,11 +555,13 @@ std::vector<std::size_t> MatchReportedCalls(const Json& parts,
                                             const std::vector<model::ParsedCall>& calls) {
   const std::size_t none = positions.size();
   // Each call's parts, best tier first, then in part order.
+  // Each position's call as one functionCall (a call in pieces with its assembled args).
+  const std::vector<Json> called = model::CallsAt(parts, positions);  // the turn read once
   std::vector<std::vector<std::size_t>> options(calls.size());
   for (std::size_t i = 0; i < calls.size(); ++i) {
     for (int tier = 0; tier < 3; ++tier) {
       for (std::size_t j = 0; j < positions.size(); ++j) {
-        if (Tier(parts[positions[j]], calls[i]) == tier) options[i].push_back(j);
+        if (Tier(called[j], calls[i]) == tier) options[i].push_back(j);
       }
     }
   }

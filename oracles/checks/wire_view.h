@@ -10,6 +10,7 @@
 #include "oracles/capture/journal.h"
 #include "oracles/checks/judge.h"
 #include "oracles/checks/judge_json.h"
+#include "oracles/model/call_pieces.h"
 #include "oracles/model/case.h"
 #include "oracles/model/driver_report.h"
 #include "reference_impl/json.h"
@@ -81,13 +82,35 @@ Json ScriptedParts(const model::Exchange& exchange);
 /// Empty for an answer sent whole.
 std::vector<std::size_t> ScriptedEventEnds(const model::Exchange& exchange);
 
-/// Positions of the functionCall parts of `parts`, in order (parse order).
+/// Positions of the calls of `parts`, in parse order: the part that opens each call. A call
+/// whose arguments arrive in pieces (INTERPRETING §5.6, model::GroupCalls) is one call at its
+/// opening part; its other pieces are no calls.
 std::vector<std::size_t> FunctionCallPositions(const Json& parts);
 
-/// Positions of the pending functionCall parts of `parts`, in parse order: those not answered
-/// inside their own content (ADR-226.B2). This is P of INTERPRETING §5.4: one public call each,
-/// in the order the implementation reports them.
+/// The call that opens at `position` as one functionCall object: its name, native id and
+/// arguments assembled from its pieces (model::CallAt); null when no call opens there. Judges
+/// read a call's name, id and args here, never from the opening part alone.
+Json CallAt(const Json& parts, std::size_t position);
+
+/// Positions of the pending calls of `parts` (their opening parts), in parse order: those not
+/// answered inside their own content (ADR-226.B2). This is P of INTERPRETING §5.4: one public
+/// call each, in the order the implementation reports them.
 std::vector<std::size_t> PendingCallPositions(const Json& parts);
+
+/// A turn's calls read once (model::GroupCalls) with what the judges ask of them: every call's
+/// position (FunctionCallPositions), the pending ones (PendingCallPositions) and each call
+/// (CallAt). A judge that asks about several calls of one turn reads it once into a CallsView
+/// rather than rereading the turn per call.
+struct CallsView {
+  model::TurnCalls turn;
+  std::vector<std::size_t> all;
+  std::vector<std::size_t> pending;
+  /// The call opening at `position` as one functionCall object, or nullptr.
+  const Json* CallAt(std::size_t position) const;
+  /// The index into `all` of the call opening at `position` (all.size() when none).
+  std::size_t IndexOf(std::size_t position) const;
+};
+CallsView ReadCalls(const Json& parts);
 
 /// Whether the implementation parsed the response of exchange `exchange` (0-based): the driver
 /// says so, or the run went on past it (no refusal at or before it, a request sent for it).
@@ -108,6 +131,8 @@ std::vector<std::size_t> ModelContentPositions(const Json& contents);
 /// picks none or more than one.
 std::optional<std::size_t> ResolveSelector(const model::CallSelector& selector,
                                            const Json& scripted_parts);
+std::optional<std::size_t> ResolveSelector(const model::CallSelector& selector,
+                                           const CallsView& calls);
 
 /// A list as the object ADR-224.4 makes of it: its elements at keys "0", "1", ... in order.
 Json NumericKeyObject(const Json& list);

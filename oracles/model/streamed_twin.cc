@@ -145,7 +145,12 @@ std::vector<Case> StreamedTwins(const std::shared_ptr<const Case>& original) {
     twins.push_back(std::move(twin));
   }
 
-  // ADR-226.B1: every answer streamed, the state captured from the streams.
+  // ADR-226.B1: every answer streamed, the state captured from the streams. An answer holding
+  // a call in pieces (INTERPRETING §5.6) is streamed like any other: one part per event is one
+  // piece per event, as Vertex AI streams a call's arguments, and folding the events gives
+  // back the answer exactly (§5.5), so its twin is derived; the pieces are read as one call
+  // either way ("whatever events or contents carried them"). Its `.streaming-request` twin is
+  // never derived: that answer holds functionCall parts (§5.5).
   Case every = Twin(original, TwinKind::kEveryAnswer, ".streamed");
   bool streamed = false;
   for (Exchange& ex : every.exchanges) {

@@ -20,8 +20,10 @@ std::optional<std::string> CheckAnsweredCalls(const model::Case& c,
     // implementation reports either the pending calls or one call per functionCall part, the
     // server-answered ones included (ADR-226.B2, judged apart).
     const Json parts = checks::detail::ScriptedParts(c.exchanges[e]);
-    const std::vector<std::size_t> all = checks::detail::FunctionCallPositions(parts);
-    const std::vector<std::size_t> pending = checks::detail::PendingCallPositions(parts);
+    // The turn read once for every answer (INTERPRETING §5.6: calls, not pieces).
+    const checks::detail::CallsView view = checks::detail::ReadCalls(parts);
+    const std::vector<std::size_t>& all = view.all;
+    const std::vector<std::size_t>& pending = view.pending;
     const bool one_per_part =
         reported.calls.size() == all.size() && all.size() != pending.size();
     const std::vector<std::size_t>& candidates = one_per_part ? all : pending;
@@ -52,7 +54,7 @@ std::optional<std::string> CheckAnsweredCalls(const model::Case& c,
       }
       if (!lined_up) continue;
       const std::size_t given = static_cast<std::size_t>(call - reported.calls.begin());
-      const auto selected = checks::detail::ResolveSelector(results[answer.result].call, parts);
+      const auto selected = checks::detail::ResolveSelector(results[answer.result].call, view);
       if (!selected) continue;  // a selector the case cannot resolve is check's business
       const std::size_t part = all[*selected];
       const std::size_t meant = static_cast<std::size_t>(

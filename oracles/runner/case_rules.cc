@@ -6,6 +6,7 @@
 #include <set>
 
 #include "oracles/model/case.h"
+#include "oracles/model/call_pieces.h"
 #include "oracles/model/server_answered.h"
 #include "oracles/runner/json_positions.h"
 #include "oracles/runner/model_names.h"
@@ -109,18 +110,18 @@ void CheckErrorCode(const Json& document, std::vector<Finding>& out) {
 
 // A {name, args?} selector must pick exactly one functionCall of the scripted response, or
 // the run would stop with a harness error instead of judging the implementation.
-void CheckNamedSelector(const Json& selector, const std::vector<const Json*>& calls,
+void CheckNamedSelector(const Json& selector, const std::vector<Json>& calls,
                         const std::string& where, std::vector<Finding>& out) {
   const Json* name = Member(selector, "name");
   if (name == nullptr || !name->is_string()) return;
   const Json* args = Member(selector, "args");
   std::size_t named = 0;
   std::size_t matched = 0;
-  for (const Json* call : calls) {
-    const Json* call_name = Member(*call, "name");
+  for (const Json& call : calls) {
+    const Json* call_name = Member(call, "name");
     if (call_name == nullptr || *call_name != *name) continue;
     ++named;
-    const Json* call_args = Member(*call, "args");
+    const Json* call_args = Member(call, "args");
     const Json empty = Json::object();
     if (args == nullptr || ref::ArgumentsEqual(*args, call_args ? *call_args : empty)) ++matched;
   }
@@ -142,7 +143,7 @@ void CheckNamedSelector(const Json& selector, const std::vector<const Json*>& ca
   }
 }
 
-void CheckSelectors(const Json& then, const std::vector<const Json*>& parsed,
+void CheckSelectors(const Json& then, const std::vector<Json>& parsed,
                     const std::string& where, std::vector<Finding>& out) {
   const std::size_t calls = parsed.size();
   const std::string count_text =
@@ -282,7 +283,7 @@ void CheckExchanges(const Json& document, std::vector<Finding>& out) {
       }
       body = &events;
     }
-    CheckSelectors(*then, body == nullptr ? std::vector<const Json*>() : FunctionCallsOf(*body),
+    CheckSelectors(*then, body == nullptr ? std::vector<Json>() : FunctionCallsOf(*body),
                    where, out);
   }
 }
@@ -663,16 +664,20 @@ void CollectParts(const Json& body, std::vector<const Json*>& out, bool event) {
 
 }  // namespace
 
-std::vector<const Json*> FunctionCallsOf(const Json& body) {
+std::vector<Json> FunctionCallsOf(const Json& body) {
   std::vector<const Json*> parts;
   CollectParts(body, parts);
   Json copy = Json::array();
   for (const Json* part : parts) copy.push_back(*part);
   // ADR-226.B2: a call the server answered inside its content is no pending call, so
-  // selectors and call orders never count it (INTERPRETING §5.4, "P").
-  std::vector<const Json*> calls;
-  for (const std::size_t p : model::PendingCallPositions(copy)) {
-    calls.push_back(Member(*parts[p], "functionCall"));
+  // selectors and call orders never count it (INTERPRETING §5.4, "P"). A call whose arguments
+  // arrive in pieces is one call, its arguments assembled (§5.6: "its `call` index counts
+  // calls, not pieces").
+  const model::TurnCalls turn = model::GroupCalls(copy);  // the turn read once
+  std::vector<Json> calls;
+  for (const std::size_t p : model::PendingCallPositions(copy, turn)) {
+    const model::PieceCall* call = model::CallOpenedAt(turn, p);
+    calls.push_back(call != nullptr ? call->call : Json(nullptr));
   }
   return calls;
 }

@@ -69,13 +69,14 @@ struct Finding {
 std::vector<Finding> CheckDocument(const Json& document, std::string_view file_name,
                                    const ClauseRegistry& registry);
 
-/// The pending functionCall objects of a scripted response body, in parse order (for a
-/// streamed body, a JSON array of chunks, chunk after chunk): P of INTERPRETING §5.4. A call
-/// answered by a functionResponse inside the same content (ADR-226.B2) is left out.
-std::vector<const Json*> FunctionCallsOf(const Json& body);
+/// The pending calls of a scripted response body as functionCall objects, in parse order (for
+/// a streamed body, a JSON array of chunks, chunk after chunk): P of INTERPRETING §5.4. A call
+/// answered by a functionResponse inside the same content (ADR-226.B2) is left out; a call in
+/// pieces (§5.6) is one call with its assembled args (model::GroupCalls).
+std::vector<Json> FunctionCallsOf(const Json& body);
 
-/// The number of pending functionCall parts in a scripted response body
-/// (candidates[0].content.parts; for a streamed body, the chunks' parts as one content).
+/// The number of pending calls in a scripted response body (candidates[0].content.parts; for a
+/// streamed body, the chunks' parts as one content): a call in pieces (§5.6) counts once.
 std::size_t CountFunctionCalls(const Json& body);
 
 }  // namespace gemini_oracle::runner::rules

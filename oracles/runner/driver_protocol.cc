@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <initializer_list>
+#include <set>
 #include <stdexcept>
 
 #include "oracles/checks/wire_view.h"
@@ -319,26 +320,26 @@ std::vector<std::string> RequiredCapabilities(const Case& c) {
 namespace {
 
 // What a framework-run loop needs to answer from `then` without reading the wire (protocol 2):
-// the answer's functionCall parts in parse order (`name`, `args` when present, and
+// the answer's calls in parse order (`name`, `args` when present, and
 // `answered_inside` for a call the server answered in its own content, which is no pending
 // call, ADR-226.B2), and the call (index into `calls`) each result and approval selects.
 void AnswerCalls(const Exchange& ex, Json& x) {
   const Json parts = checks::detail::ScriptedParts(ex);
-  const auto all = checks::detail::FunctionCallPositions(parts);
-  const auto pending = checks::detail::PendingCallPositions(parts);
+  // The turn read once for every call and selector (a call in pieces, INTERPRETING §5.6, is
+  // one call with its assembled args).
+  const checks::detail::CallsView view = checks::detail::ReadCalls(parts);
+  const std::set<std::size_t> pending(view.pending.begin(), view.pending.end());
   Json calls = Json::array();
-  for (const std::size_t position : all) {
-    const Json& call = parts[position]["functionCall"];
+  for (const model::PieceCall& call : view.turn.calls) {
     Json entry = Json::object();
-    if (const Json* name = Find(call, "name")) entry["name"] = *name;
-    if (const Json* args = Find(call, "args")) entry["args"] = *args;
-    entry["answered_inside"] =
-        std::find(pending.begin(), pending.end(), position) == pending.end();
+    if (const Json* name = Find(call.call, "name")) entry["name"] = *name;
+    if (const Json* args = Find(call.call, "args")) entry["args"] = *args;
+    entry["answered_inside"] = pending.count(call.pieces.front()) == 0;
     calls.push_back(std::move(entry));
   }
   x["calls"] = std::move(calls);
   const auto selected = [&](const model::CallSelector& selector) {
-    const auto call = checks::detail::ResolveSelector(selector, parts);
+    const auto call = checks::detail::ResolveSelector(selector, view);
     return call ? Json(*call) : Json(nullptr);
   };
   Json results = Json::array();

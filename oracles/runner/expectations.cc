@@ -38,16 +38,68 @@ bool IsHttpLink(const std::string& link) {
   return link.rfind("https://", 0) == 0 || link.rfind("http://", 0) == 0;
 }
 
+bool IsCauseKey(const std::string& key) {
+  return !key.empty() && key.size() <= 64 &&
+         key.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos;
+}
+
+// The file's `causes`: {"<key>": {"text": "...", "link": "..."}}.
+void ReadCauses(const nlohmann::json& value, Reader& reader,
+                std::map<std::string, FailureCause>& causes) {
+  if (!value.is_object()) {
+    reader.Problem("/causes", "expect.causes", "`causes` is an object of named causes");
+    return;
+  }
+  for (const auto& [key, cause] : value.items()) {
+    const std::string pointer = "/causes/" + EscapePointerToken(key);
+    if (!IsCauseKey(key)) {
+      reader.Problem(pointer, "expect.cause_key",
+                     "a cause's key is 1 to 64 of a-z, 0-9 and '-'");
+      continue;
+    }
+    if (!cause.is_object()) {
+      reader.Problem(pointer, "expect.cause", "a cause is an object {text, link}");
+      continue;
+    }
+    FailureCause read{key, "", ""};
+    bool ok = true;
+    for (const auto& [member, member_value] : cause.items()) {
+      if (member == "text" && member_value.is_string() && !member_value.get<std::string>().empty()) {
+        read.text = member_value.get<std::string>();
+      } else if (member == "link" && member_value.is_string() &&
+                 IsHttpLink(member_value.get<std::string>())) {
+        read.link = member_value.get<std::string>();
+      } else if (member == "text" || member == "link") {
+        reader.Problem(pointer + "/" + member, member == "text" ? "expect.reason" : "expect.link",
+                       member == "text" ? "a cause's `text` is a non-empty string"
+                                        : "`link` is an http(s) URL");
+        ok = false;
+      } else {
+        reader.Problem(pointer + "/" + EscapePointerToken(member), "expect.member",
+                       "unknown member of a cause (text, link)");
+        ok = false;
+      }
+    }
+    if (read.text.empty() && ok) {
+      reader.Problem(pointer, "expect.reason", "a cause says what fails (a non-empty `text`)");
+      ok = false;
+    }
+    if (ok) causes.emplace(key, std::move(read));
+  }
+}
+
 void ReadEntry(const nlohmann::json& entry, const std::string& pointer, Reader& reader,
+               const std::map<std::string, FailureCause>& causes, std::set<std::string>& cited,
                Expectations& expectations) {
   if (!entry.is_object()) {
-    reader.Problem(pointer, "expect.entry", "an entry of `known` is an object {id, reason, link}");
+    reader.Problem(pointer, "expect.entry",
+                   "an entry of `known` is an object {id, reason | causes, link}");
     return;
   }
   for (const auto& [key, value] : entry.items()) {
-    if (key != "id" && key != "reason" && key != "link") {
+    if (key != "id" && key != "reason" && key != "link" && key != "causes") {
       reader.Problem(pointer + "/" + EscapePointerToken(key), "expect.member",
-                     "unknown member of an entry (id, reason, link)");
+                     "unknown member of an entry (id, reason, causes, link)");
     }
   }
   const auto id = entry.find("id");
@@ -56,12 +108,40 @@ void ReadEntry(const nlohmann::json& entry, const std::string& pointer, Reader& 
     return;
   }
   const auto reason = entry.find("reason");
-  if (reason == entry.end() || !reason->is_string() || reason->get<std::string>().empty()) {
+  const auto listed = entry.find("causes");
+  KnownFailure failure;
+  if (listed != entry.end()) {
+    if (reason != entry.end()) {
+      reader.Problem(pointer, "expect.reason", "an entry gives `reason` or `causes`, not both");
+      return;
+    }
+    if (!listed->is_array() || listed->empty()) {
+      reader.Problem(pointer + "/causes", "expect.causes",
+                     "an entry's `causes` is a non-empty list of the file's cause keys");
+      return;
+    }
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < listed->size(); ++i) {
+      const auto& key = (*listed)[i];
+      const auto found = key.is_string() ? causes.find(key.get<std::string>()) : causes.end();
+      if (found == causes.end() || !seen.insert(found->first).second) {
+        reader.Problem(pointer + "/causes/" + std::to_string(i), "expect.cause_key",
+                       "not a key of the file's `causes`, or named twice");
+        return;
+      }
+      cited.insert(found->first);
+      failure.causes.push_back(found->second);
+      failure.reason += (failure.reason.empty() ? "" : " ") + found->second.text;
+      if (failure.link.empty()) failure.link = found->second.link;
+    }
+  } else if (reason == entry.end() || !reason->is_string() ||
+             reason->get<std::string>().empty()) {
     reader.Problem(pointer, "expect.reason",
-                   "each entry says why the case fails (a non-empty `reason`)");
+                   "each entry says why the case fails (a non-empty `reason`, or `causes`)");
     return;
+  } else {
+    failure.reason = reason->get<std::string>();
   }
-  KnownFailure failure{reason->get<std::string>(), ""};
   if (const auto link = entry.find("link"); link != entry.end()) {
     if (!link->is_string() || !IsHttpLink(link->get<std::string>())) {
       reader.Problem(pointer + "/link", "expect.link", "`link` is an http(s) URL");
@@ -96,6 +176,7 @@ ExpectationsLoad LoadExpectations(const std::filesystem::path& file) {
     load.diagnostics = std::move(reader.diagnostics());
     return load;
   }
+  std::map<std::string, FailureCause> causes;
   if (!document.is_object()) {
     reader.Problem("", "expect.root", "an expectations file is an object {implementation, known}");
   } else {
@@ -107,17 +188,29 @@ ExpectationsLoad LoadExpectations(const std::filesystem::path& file) {
         } else {
           load.expectations.implementation = value.get<std::string>();
         }
-      } else if (key == "known") {
-        if (!value.is_array()) {
-          reader.Problem("/known", "expect.known", "`known` is an array of entries");
-          continue;
-        }
-        for (std::size_t i = 0; i < value.size(); ++i) {
-          ReadEntry(value[i], "/known/" + std::to_string(i), reader, load.expectations);
-        }
-      } else {
+      } else if (key == "causes") {
+        ReadCauses(value, reader, causes);
+      } else if (key != "known") {
         reader.Problem("/" + EscapePointerToken(key), "expect.member",
-                       "unknown member (implementation, known)");
+                       "unknown member (implementation, causes, known)");
+      }
+    }
+    // Entries after the causes they cite, wherever `causes` is written.
+    if (const auto known = document.find("known"); known != document.end()) {
+      if (!known->is_array()) {
+        reader.Problem("/known", "expect.known", "`known` is an array of entries");
+      } else {
+        std::set<std::string> cited;
+        for (std::size_t i = 0; i < known->size(); ++i) {
+          ReadEntry((*known)[i], "/known/" + std::to_string(i), reader, causes, cited,
+                    load.expectations);
+        }
+        for (const auto& [cause_key, cause] : causes) {
+          if (cited.count(cause_key) == 0) {
+            reader.Problem("/causes/" + EscapePointerToken(cause_key), "expect.unused_cause",
+                           "no entry cites this cause (remove it with its last case)");
+          }
+        }
       }
     }
     if (!document.contains("known")) {
@@ -161,6 +254,14 @@ void ApplyExpectations(const Expectations& expectations, nlohmann::json& results
     nlohmann::json known_failure = {{"reason", listed->second.reason},
                                {"file", expectations.file.filename().generic_string()}};
     if (!listed->second.link.empty()) known_failure["link"] = listed->second.link;
+    if (!listed->second.causes.empty()) {
+      known_failure["causes"] = nlohmann::json::array();
+      for (const auto& cause : listed->second.causes) {
+        nlohmann::json entry = {{"key", cause.key}, {"text", cause.text}};
+        if (!cause.link.empty()) entry["link"] = cause.link;
+        known_failure["causes"].push_back(std::move(entry));
+      }
+    }
     if (verdict == "fail" || verdict == "error" || verdict == "timeout") {
       known_failure["verdict"] = verdict;
       known_failure["was_reason"] = result.value("reason", std::string());

@@ -14,9 +14,19 @@
 
 namespace gemini_oracle::runner {
 
+/// One cause of failure an expectations file names once (its `causes` member) and many entries
+/// cite: a behaviour of the implementation and the clauses it breaks.
+struct FailureCause {
+  std::string key;   // [a-z0-9-]+, unique in the file
+  std::string text;  // what the implementation does, and the clauses
+  std::string link;  // optional: the upstream issue or a source line
+};
+
 struct KnownFailure {
   std::string reason;  // why it fails: the behaviour and the clause it breaks
   std::string link;    // optional: an issue or a source line
+  /// The file's causes this failure has, in the order listed (empty: `reason` alone).
+  std::vector<FailureCause> causes;
 };
 
 struct Expectations {
@@ -26,7 +36,12 @@ struct Expectations {
 };
 
 /// Reads an expectations file:
-///   {"implementation": "...", "known": [{"id": "...", "reason": "...", "link": "..."}]}
+///   {"implementation": "...",
+///    "causes": {"<key>": {"text": "...", "link": "..."}},               (optional)
+///    "known": [{"id": "...", "reason": "...", "link": "..."},
+///              {"id": "...", "causes": ["<key>", ...]}]}
+/// An entry gives either its own `reason` or the `causes` it has (the reason is then their
+/// texts); every cause is cited by some entry.
 /// Every problem (unreadable, not JSON, a member of the wrong kind, an unknown member, an
 /// empty reason, an id listed twice) is a Diagnostic naming the file, line, column and rule
 /// (expect.*); nothing is kept from a file with a problem.

@@ -281,6 +281,21 @@ TEST(RunCommand, ExpectationsTurnListedFailuresKnownAndListedPassesUnexpected) {
   EXPECT_EQ(known["known_failure"]["link"], "https://example.invalid/1");
   EXPECT_EQ(index["context"]["expectations"]["listed"], 1);
 
+  // Named causes: the entry's reason is their texts, and each reaches the index with its key.
+  args.expect = lists.Write("causes.json", R"({"implementation": "example",
+    "causes": {"list-args": {"text": "sends a list: ADR-224.1.", "link": "https://example.invalid/2"},
+               "no-ids": {"text": "drops ids: ADR-226.3."}},
+    "known": [{"id": "adr-224/y_wrong_expectation", "causes": ["list-args", "no-ids"]}]})");
+  c = RunCli(dir, reports.path(), args);
+  EXPECT_EQ(c.status, 0) << c.out << c.err;
+  const auto with_causes = nlohmann::json::parse(ReadText(reports.path() / "index.json"));
+  const auto& failure = with_causes["results"][1]["known_failure"];
+  EXPECT_EQ(failure["reason"], "sends a list: ADR-224.1. drops ids: ADR-226.3.");
+  EXPECT_EQ(failure["link"], "https://example.invalid/2");
+  ASSERT_EQ(failure["causes"].size(), 2u);
+  EXPECT_EQ(failure["causes"][0]["key"], "list-args");
+  EXPECT_EQ(failure["causes"][1]["text"], "drops ids: ADR-226.3.");
+
   args.expect = lists.Write("stale.json", R"({"known": [
     {"id": "adr-224/y_good", "reason": "used to fail"}]})");
   c = RunCli(dir, reports.path(), args);
@@ -304,6 +319,17 @@ TEST(RunCommand, BadExpectationsFileStopsTheRun) {
       {R"({"known": [{"id": "adr-224/y_good", "reason": "r"}, {"id": "adr-224/y_good", "reason": "r"}]})",
        "expect.duplicate"},
       {R"({"known": [], "extra": 1})", "expect.member"},
+      {R"({"causes": {"a": {"text": "t"}}, "known": [{"id": "adr-224/y_good", "causes": ["b"]}]})",
+       "expect.cause_key"},
+      {R"({"causes": {"a": {"text": "t"}, "b": {"text": "u"}},
+           "known": [{"id": "adr-224/y_good", "causes": ["a"]}]})",
+       "expect.unused_cause"},
+      {R"({"causes": {"a": {"text": "t"}},
+           "known": [{"id": "adr-224/y_good", "causes": ["a"], "reason": "r"}]})",
+       "expect.reason"},
+      {R"({"causes": {"A b": {"text": "t"}}, "known": []})", "expect.cause_key"},
+      {R"({"causes": {"a": {}}, "known": [{"id": "adr-224/y_good", "causes": ["a"]}]})",
+       "expect.reason"},
   };
   for (const auto& b : bad) {
     RunArgs args;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "apps/gemini-oracle/commands.h"
@@ -18,7 +19,7 @@ using gemini_oracle::testing::SourceRoot;
 using gemini_oracle::testing::TempDir;
 
 constexpr std::size_t kCount = 40;
-const char* const kFamilies[] = {"parallel_calls", "conversation"};
+const char* const kFamilies[] = {"parallel_calls", "conversation", "call_pieces"};
 
 int Generate(std::uint64_t seed, const std::filesystem::path& out, const std::string& family,
              std::string& errors) {
@@ -66,7 +67,7 @@ TEST(Generate, SameSeedSameBytesOtherSeedOtherCases) {
   EXPECT_TRUE(corpus.ok()) << (corpus.diagnostics.empty()
                                    ? std::string()
                                    : runner::FormatDiagnostic(corpus.diagnostics.front()));
-  EXPECT_EQ(corpus.cases.size(), 2 * kCount);
+  EXPECT_EQ(corpus.cases.size(), std::size(kFamilies) * kCount);
 }
 
 TEST(Generate, OneFamilyWritesOnlyItsFolder) {
@@ -121,7 +122,7 @@ TEST(Generate, UnknownFamilyIsRefusedWithTheFamilies) {
   TempDir a;
   std::string errors;
   EXPECT_EQ(Generate(7, a.path(), "no_such_family", errors), kExitBadInput);
-  EXPECT_NE(errors.find("families: all, parallel_calls, conversation"), std::string::npos);
+  EXPECT_NE(errors.find("families: all, parallel_calls, conversation, call_pieces"), std::string::npos);
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ TEST(GeneratedSet, ThousandOfEachFamilyPassCheckAndTheGate) {
   const auto loader = runner::CaseLoader::FromSourceRoot(SourceRoot());
   const runner::CorpusCheck corpus = runner::CheckCorpus(dir.path(), loader);
   ASSERT_TRUE(corpus.ok()) << runner::FormatDiagnostic(corpus.diagnostics.front());
-  ASSERT_EQ(corpus.cases.size(), 2000u);
+  ASSERT_EQ(corpus.cases.size(), 3000u);
 
   runner::SuiteOptions options;
   options.beyond_gates = true;

@@ -369,5 +369,50 @@ TEST(Correlation, ErrorsNeverEchoNativeContent) {
   }
 }
 
+// Carried state holding a call in pieces (INTERPRETING §5.6) counts calls, not pieces.
+constexpr const char* kPieceParts =
+    R"([{"functionCall":{"id":"n1","name":"f","willContinue":true},"thoughtSignature":"c2ln"},)"
+    R"({"functionCall":{"partialArgs":[{"jsonPath":"$.x","numberValue":1}],"willContinue":true}},)"
+    R"({"functionCall":{}},)"
+    R"({"functionCall":{"name":"f","willContinue":true}},)"
+    R"({"functionCall":{"partialArgs":[{"jsonPath":"$.x","numberValue":2}]}}])";
+
+TEST(Correlation, CallsInPiecesAreOneCallEach) {
+  const std::string turn =
+      OwnedTurn("t1", kTwoCalls, kPieceParts, R"([{"tool_call_id":"tc_1","native_id":"n1"}])");
+  EXPECT_EQ(Refusal(turn), "accepted");
+  const auto result =
+      Correlate(Conversation(std::string(R"([{"role":"user","content":"go"},)") + turn + "]"));
+  EXPECT_EQ(result[1].links.at("tc_1").native_id, "n1");
+  EXPECT_EQ(result[1].links.at("tc_1").native_part, 0u);
+  EXPECT_FALSE(result[1].links.at("tc_2").native_id.has_value());
+  EXPECT_EQ(result[1].links.at("tc_2").native_part, 3u);
+  // Bound arguments are compared with the assembled ones.
+  EXPECT_EQ(Refusal(OwnedTurn("t1",
+                              R"([{"id":"tc_1","name":"f","arguments":{"x":9}},)"
+                              R"({"id":"tc_2","name":"f","arguments":{"x":2}}])",
+                              kPieceParts, R"([{"tool_call_id":"tc_1","native_id":"n1"}])")),
+            "binding.call_mismatch");
+  // A generic call for every piece would be calls the turn does not have.
+  EXPECT_EQ(Refusal(OwnedTurn("t1", R"([{"id":"tc_1","name":"f","arguments":{"x":1}}])",
+                              kPieceParts, R"([{"tool_call_id":"tc_1","native_id":"n1"}])")),
+            "replay.calls_mismatch");
+}
+
+TEST(Correlation, CarriedPiecesAreCheckedLikeAnAnswer) {
+  const auto refusal = [](const char* parts) { return Refusal(OwnedTurn("t1", "[]", parts, "")); };
+  EXPECT_EQ(refusal(R"([{"functionCall":{"partialArgs":[]}}])"), "capsule.malformed");
+  EXPECT_EQ(refusal(R"([{"functionCall":{"name":"f","willContinue":true}}])"), "capsule.malformed");
+  EXPECT_EQ(refusal(R"([{"functionCall":{"id":"a","name":"f","willContinue":true}},)"
+                    R"({"functionCall":{"id":"b"}}])"),
+            "replay.native_id_malformed");
+  EXPECT_EQ(refusal(R"([{"functionCall":{"id":"a","name":"f","willContinue":true}},)"
+                    R"({"functionCall":{}},{"functionCall":{"id":"a","name":"g"}}])"),
+            "replay.native_id_duplicate");
+  EXPECT_EQ(refusal(R"([{"functionCall":{"id":"a","name":"f","willContinue":true}},)"
+                    R"({"functionCall":{"id":"a"}}])"),
+            "accepted");
+}
+
 }  // namespace
 }  // namespace gemini_oracle::ref

@@ -258,5 +258,36 @@ TEST(RequestBuilder, RefusesIncoherentResults) {
             "transcript.orphan_result");
 }
 
+// A call in pieces (INTERPRETING §5.6) is replayed as its pieces, verbatim and in place, and
+// answered once, with the native id of its pieces.
+TEST(RequestBuilder, ReplaysCallPiecesVerbatimAndAnswersTheCallOnce) {
+  const char* parts =
+      R"([{"text":"One moment."},)"
+      R"({"functionCall":{"id":"n5","name":"book","willContinue":true},"thoughtSignature":"c2ln"},)"
+      R"({"functionCall":{"partialArgs":[{"jsonPath":"$.city","stringValue":"Gr","willContinue":true}],)"
+      R"("willContinue":true}},)"
+      R"({"functionCall":{"partialArgs":[{"jsonPath":"$.city","stringValue":"az"},)"
+      R"({"jsonPath":"$.n","numberValue":50}],"willContinue":true},"thoughtSignature":"c2lnMg=="},)"
+      R"({"functionCall":{}}])";
+  const Json response = testing::ResponseWithParts(parts);
+  Transcript t;
+  t.messages.push_back(UserMessage("go"));
+  t.messages.push_back(ParseResponse(response, t));
+  const ToolCall call = t.messages.back().tool_calls.at(0);
+  EXPECT_EQ(DumpJson(call.arguments), R"({"city":"Graz","n":50})");
+  t.messages.push_back(ToolResultMessage(call.id, call.name, R"({"ok":true})"));
+  RequestOptions options;
+  options.tool_config =
+      ParseJson(R"({"functionCallingConfig":{"streamFunctionCallArguments":true}})");
+  options.tool_mode = "NONE";
+  const Json request = BuildRequest(t, options);
+  EXPECT_TRUE(WireIs(request, "/contents/1/parts", parts));
+  EXPECT_TRUE(WireIs(request, "/contents/2/parts",
+                     R"([{"functionResponse":{"id":"n5","name":"book","response":{"ok":true}}}])"));
+  EXPECT_TRUE(
+      WireIs(request, "/toolConfig",
+             R"({"functionCallingConfig":{"streamFunctionCallArguments":true,"mode":"NONE"}})"));
+}
+
 }  // namespace
 }  // namespace gemini_oracle::ref

@@ -161,7 +161,8 @@ TEST(ResponseParser, RefusesArgsWithInexactIntegers) {
 
 // Refuses calls without a name or with a non-object args root, and bodies without a candidate.
 TEST(ResponseParser, RefusesMalformedResponses) {
-  EXPECT_EQ(RefusalCode(R"([{"functionCall":{"args":{}}}])"), "response.function_call_malformed");
+  // A call without a name while no call is open is a piece of no call (INTERPRETING §5.6).
+  EXPECT_EQ(RefusalCode(R"([{"functionCall":{"args":{}}}])"), "response.call_piece_orphan");
   EXPECT_EQ(RefusalCode(R"([{"functionCall":{"name":"","args":{}}}])"),
             "response.function_call_malformed");
   EXPECT_EQ(RefusalCode(R"([{"functionCall":{"name":"f","args":[]}}])"),
@@ -185,6 +186,111 @@ TEST(ResponseParser, NumbersPastTheStoredCounter) {
                 .tool_calls[0]
                 .id,
             "tc_1");
+}
+
+// A function call in pieces (INTERPRETING §5.6): Gemini 3's streamed arguments.
+constexpr const char* kPiecesTurn =
+    R"([{"text":"Checking."},)"
+    R"({"functionCall":{"id":"n7","name":"book","willContinue":true},"thoughtSignature":"c2ln"},)"
+    R"({"functionCall":{"partialArgs":[{"jsonPath":"$.city","stringValue":"Zü","willContinue":true}],)"
+    R"("willContinue":true}},)"
+    R"({"functionCall":{"partialArgs":[{"jsonPath":"$.city","stringValue":"rich"},)"
+    R"({"jsonPath":"$.nights","numberValue":2},{"jsonPath":"$.rate","numberValue":50.0}],)"
+    R"("willContinue":true},"thoughtSignature":"c2lnMg=="},)"
+    R"({"functionCall":{}}])";
+
+// One public call with the assembled arguments, one binding, the pieces kept verbatim.
+TEST(ResponseParser, CallInPiecesIsOneCall) {
+  Message turn = ParseResponse(ResponseWithParts(kPiecesTurn), Transcript{});
+  ASSERT_EQ(turn.tool_calls.size(), 1u);
+  EXPECT_EQ(turn.content, "Checking.");
+  EXPECT_EQ(turn.tool_calls[0].name, "book");
+  EXPECT_EQ(DumpJson(turn.tool_calls[0].arguments), R"({"city":"Zürich","nights":2,"rate":50.0})");
+  EXPECT_TRUE(turn.tool_calls[0].arguments["nights"].is_number_integer());
+  EXPECT_TRUE(turn.tool_calls[0].arguments["rate"].is_number_float());
+  EXPECT_EQ(DumpJson(Capsule(turn)["native_parts"]), DumpJson(ParseJson(kPiecesTurn)));
+  const Json expected =
+      ParseJson(R"([{"tool_call_id":")" + turn.tool_calls[0].id + R"(","native_id":"n7"}])");
+  EXPECT_TRUE(KindExactEqual(Capsule(turn)["tool_call_bindings"], expected));
+  EXPECT_NE(turn.tool_calls[0].id, "n7");
+}
+
+TEST(ResponseParser, TwoCallsInPiecesOneAfterTheOther) {
+  Message turn = ParseResponse(
+      ResponseWithParts(
+          R"([{"functionCall":{"id":"a","name":"f","willContinue":true}},)"
+          R"({"functionCall":{"partialArgs":[{"jsonPath":"$.x","numberValue":1}]}},)"
+          R"({"functionCall":{"name":"f","willContinue":true}},)"
+          R"({"functionCall":{"partialArgs":[{"jsonPath":"$.x","numberValue":2}],"willContinue":true}},)"
+          R"({"functionCall":{}}])"),
+      Transcript{});
+  ASSERT_EQ(turn.tool_calls.size(), 2u);
+  EXPECT_EQ(DumpJson(turn.tool_calls[0].arguments), R"({"x":1})");
+  EXPECT_EQ(DumpJson(turn.tool_calls[1].arguments), R"({"x":2})");
+  EXPECT_EQ(Capsule(turn)["tool_call_bindings"].size(), 1u);  // only the first has an id
+  EXPECT_EQ(Capsule(turn)["native_parts"].size(), 5u);
+}
+
+// A whole call carrying both args and partialArgs giving the same value is one call.
+TEST(ResponseParser, WholeCallWithArgsAndTheSamePartialArgs) {
+  Message turn = ParseResponse(
+      ResponseWithParts(
+          R"([{"functionCall":{"name":"get_weather","args":{"city":"Paris"},)"
+          R"("willContinue":false,"partialArgs":[{"jsonPath":"$.city","stringValue":"Paris"}]}}])"),
+      Transcript{});
+  ASSERT_EQ(turn.tool_calls.size(), 1u);
+  EXPECT_EQ(DumpJson(turn.tool_calls[0].arguments), R"({"city":"Paris"})");
+}
+
+TEST(ResponseParser, RefusesMalformedPieces) {
+  EXPECT_EQ(RefusalCode(R"([{"functionCall":{"partialArgs":[]}}])"), "response.call_piece_orphan");
+  EXPECT_EQ(RefusalCode(R"([{"functionCall":{"name":"f","willContinue":true}},{"text":"x"},)"
+                        R"({"functionCall":{}}])"),
+            "response.call_pieces_interleaved");
+  EXPECT_EQ(RefusalCode(R"([{"functionCall":{"name":"f","willContinue":true}},)"
+                        R"({"functionCall":{"name":"f"}}])"),
+            "response.call_name_repeated");
+  EXPECT_EQ(
+      RefusalCode(R"([{"functionCall":{"name":"f","willContinue":true}},)"
+                  R"({"functionCall":{"partialArgs":[{"jsonPath":"$.a[*]","numberValue":1}]}}])"),
+      "response.partial_arg_path");
+  EXPECT_EQ(RefusalCode(R"([{"functionCall":{"name":"f","willContinue":true}},)"
+                        R"({"functionCall":{"partialArgs":[{"jsonPath":"$.a","numberValue":1},)"
+                        R"({"jsonPath":"$.a","numberValue":2}]}}])"),
+            "response.partial_arg_conflict");
+  EXPECT_EQ(RefusalCode(R"([{"functionCall":{"name":"f","willContinue":true}}])"),
+            "response.call_unfinished");
+  EXPECT_EQ(RefusalCode(R"([{"functionCall":{"id":"a","name":"f","willContinue":true}},)"
+                        R"({"functionCall":{"id":"b"}}])"),
+            "native_id.malformed");
+  EXPECT_EQ(RefusalCode(R"([{"functionCall":{"id":"a","name":"f","willContinue":true}},)"
+                        R"({"functionCall":{"id":"a"}},)"
+                        R"({"functionCall":{"id":"a","name":"g","willContinue":true}},)"
+                        R"({"functionCall":{}}])"),
+            "native_id.duplicate");
+  // A name present but empty is malformed, as before.
+  EXPECT_EQ(RefusalCode(R"([{"functionCall":{"name":"","args":{}}}])"),
+            "response.function_call_malformed");
+}
+
+// A refusal about a piece names the answer's part, never its content.
+TEST(ResponseParser, PieceRefusalsNamePartsOnly) {
+  try {
+    ParseResponse(
+        ResponseWithParts(
+            R"([{"text":"NEEDLE_TEXT"},{"functionCall":{"id":"NEEDLE_ID","name":"NEEDLE_FN",)"
+            R"("willContinue":true},"thoughtSignature":"TkVFRExF"},)"
+            R"({"functionCall":{"partialArgs":[{"jsonPath":"$.NEEDLE_PATH",)"
+            R"("stringValue":"NEEDLE_V","willContinue":true}]}}])"),
+        Transcript{});
+    FAIL() << "accepted";
+  } catch (const ProviderError& e) {
+    EXPECT_EQ(e.code(), "response.call_unfinished");
+    EXPECT_EQ(e.position().part, 2u);
+    EXPECT_EQ(std::string(e.what()).find("NEEDLE"), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).find("TkVFRExF"), std::string::npos) << e.what();
+    EXPECT_FALSE(e.location().has_value());
+  }
 }
 
 }  // namespace

@@ -185,5 +185,32 @@ TEST(StreamAccumulator, ParsesLikeTheWholeResponse) {
                              ToJson(ParseResponse(whole, none))));
 }
 
+// A call whose arguments stream over events (INTERPRETING §5.6) folds into its pieces, each as
+// received, and parses into one call like the same pieces sent whole.
+TEST(StreamAccumulator, CallInPiecesOverEvents) {
+  const char* events[] = {
+      R"({"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"id":"c9","name":"f",)"
+      R"("willContinue":true},"thoughtSignature":"c2ln"}]}}]})",
+      R"({"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"partialArgs":)"
+      R"([{"jsonPath":"$.q","stringValue":"Kö","willContinue":true}],"willContinue":true}}]}}]})",
+      R"({"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"partialArgs":)"
+      R"([{"jsonPath":"$.q","stringValue":"ln"}],"willContinue":true}}]}}]})",
+      R"({"candidates":[{"content":{"role":"model","parts":[{"functionCall":{}}]},)"
+      R"("finishReason":"STOP"}]})"};
+  StreamAccumulator acc;
+  std::string whole_parts = "[";
+  for (const char* event : events) {
+    acc.Add(event);
+    whole_parts += DumpJson(Parse(event)["candidates"][0]["content"]["parts"][0]) + ",";
+  }
+  whole_parts.back() = ']';
+  const Json folded = acc.Response();
+  EXPECT_EQ(DumpJson(folded["candidates"][0]["content"]["parts"]), DumpJson(Parse(whole_parts)));
+  const Message turn = ParseResponse(folded, Transcript{});
+  ASSERT_EQ(turn.tool_calls.size(), 1u);
+  EXPECT_EQ(DumpJson(turn.tool_calls[0].arguments), R"({"q":"Köln"})");
+  EXPECT_EQ(turn.provider_state["gemini"]["native_parts"].size(), 4u);
+}
+
 }  // namespace
 }  // namespace gemini_oracle::ref

@@ -167,6 +167,45 @@ TEST(Compliance, DefectsGroupByCauseWithTwinsTogether) {
   EXPECT_EQ(defects[1].at("clauses"), json::array({"ADR-226.3"}));
 }
 
+// Named causes: a case with two causes counts under each, with the clauses each cause names and
+// the finding of one of them as what was observed; twins join their original.
+TEST(Compliance, NamedCausesAreDefectsOfTheirOwn) {
+  auto inputs = TwoImplementations();
+  json two = Result("e/y_two_causes", "fail", {"ADR-224.1", "ADR-226.3"},
+                    json::array({Finding("ADR-224.1", true, "args is a list"),
+                                 Finding("ADR-226.3", true, "answer lacks its id")}));
+  two["verdict"] = "known";
+  two["known_failure"] = {
+      {"reason", "lists. ids."},
+      {"verdict", "fail"},
+      {"causes", json::array({{{"key", "lists"}, {"text", "Replays lists: ADR-224.1."}},
+                              {{"key", "ids"}, {"text", "Drops ids: ADR-226.3."},
+                               {"link", "https://example.org/issues/2"}}})}};
+  json one = two;
+  one["id"] = "e/y_two_causes.streamed";
+  one["known_failure"]["causes"].erase(1);
+  inputs[1].report.index["results"].push_back(two);
+  inputs[1].report.index["results"].push_back(one);
+  const json doc = BuildCompliance(inputs, kClauses);
+  const auto find = [&](const std::string& cause) {
+    for (const auto& defect : doc.at("defects").at("broken")) {
+      if (defect.at("cause") == cause) return defect;
+    }
+    ADD_FAILURE() << "no defect " << cause;
+    return json();
+  };
+  const json lists = find("Replays lists: ADR-224.1.");
+  EXPECT_EQ(lists.at("cases"), 2);
+  EXPECT_EQ(lists.at("example"), "e/y_two_causes");
+  EXPECT_EQ(lists.at("clauses"), json::array({"ADR-224.1"}));
+  EXPECT_THAT(lists.at("sends").get<std::string>(), HasSubstr("args is a list"));
+  const json ids = find("Drops ids: ADR-226.3.");
+  EXPECT_EQ(ids.at("cases"), 1);
+  EXPECT_EQ(ids.at("clauses"), json::array({"ADR-226.3"}));
+  EXPECT_THAT(ids.at("sends").get<std::string>(), HasSubstr("answer lacks its id"));
+  EXPECT_EQ(ids.at("link"), "https://example.org/issues/2");
+}
+
 // A listed error or timeout judged nothing: it is no defect and its clauses were not run.
 TEST(Compliance, KnownErrorsAreNotJudged) {
   auto inputs = TwoImplementations();

@@ -693,6 +693,38 @@ TEST(Answers, IdenticalIdlessCallsCarryEachResultOnce) {
             (Places{{"ADR-224.F1", "/contents/2/parts/0/functionResponse/response/n"}}));
 }
 
+// Under adr, identical ID-less calls answered in a framework's own wrapping ({name, content})
+// in either order: each answer keeps a result, so the findings are the encoding's (224.3), never
+// a swap (226.20); a wrapped result that drifts by an open kind only is the encoding's finding
+// and 224.F1, not a lost value.
+TEST(Answers, IdenticalIdlessCallsInAnotherWrappingAreEncodingFindingsOnly) {
+  std::string idless_case = Replace(std::string(kIdenticalCase), R"("id": "X1", )", "");
+  idless_case = Replace(idless_case, R"("id": "X2", )", "");
+  const auto request = [](const std::string& first, const std::string& second) {
+    return R"({"contents":[{"role":"user","parts":[{"text":"roll twice"}]},)"
+           R"({"role":"model","parts":[{"functionCall":{"name":"roll","args":{}}},)"
+           R"({"functionCall":{"name":"roll","args":{}}}]},)"
+           R"({"role":"user","parts":[{"functionResponse":{"name":"roll","response":)" +
+           first + R"(}},{"functionResponse":{"name":"roll","response":)" + second + "}}]}]}";
+  };
+  const std::string first = "/contents/2/parts/0/functionResponse/response";
+  const std::string second = "/contents/2/parts/1/functionResponse/response";
+  for (const auto& [a, b] : std::vector<std::pair<std::string, std::string>>{
+           {R"({"name":"roll","content":{"n":1}})", R"({"name":"roll","content":{"n":2}})"},
+           {R"({"name":"roll","content":{"n":2}})", R"({"name":"roll","content":{"n":1}})"}}) {
+    EXPECT_EQ(Where(OnIdentical(idless_case, request(a, b))),
+              (Places{{"ADR-224.3", first}, {"ADR-224.3", second}}))
+        << a << " " << b;
+  }
+  const std::string kind_case = Replace(idless_case, R"({"call": 0, "json": {"n": 1}})",
+                                        R"({"call": 0, "json": {"n": 1.0}})");
+  EXPECT_EQ(Where(OnIdentical(kind_case, request(R"({"name":"roll","content":{"n":1}})",
+                                                 R"({"name":"roll","content":{"n":2}})"))),
+            (Places{{"ADR-224.3", first},
+                    {"ADR-224.F1", first + "/content/n"},
+                    {"ADR-224.3", second}}));
+}
+
 // Identical ID-less calls whose results differ only in an ADR-224.F1 kind: an answer that keeps
 // the result no answer carries up to such a kind is that open finding, not a repetition.
 TEST(Answers, IdenticalIdlessCallsKindOnlyDriftIsOpenNotRepetition) {

@@ -216,4 +216,88 @@ inline std::vector<Finding> OnIdlessRun(JudgeFn judge, const std::string& reques
   return JudgeWithSecondRequest(judge, kIdlessCase, kIdlessRequest1, request2, IdlessReport());
 }
 
+
+// ---------------------------------------------------------------------------------------------
+// A call in pieces (INTERPRETING §5.6): f(id c1) opens, two pieces stream "Par" + "is" into
+// $.city, an empty piece closes it; a whole call g(id c2) follows. Two calls: `call: 1` is g,
+// and f is selected by its assembled arguments.
+
+inline constexpr std::string_view kPiecesCase = R"({
+  "description": "A call whose arguments arrive in pieces is one call.",
+  "clauses": ["ADR-226.3", "ADR-224.11"],
+  "options": {"tools": [{"functionDeclarations": [{"name": "f"}, {"name": "g"}]}],
+              "tool_config": {"functionCallingConfig": {"streamFunctionCallArguments": true}}},
+  "exchanges": [
+    {"user": "weather?",
+     "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+       {"functionCall": {"name": "f", "id": "c1", "willContinue": true}},
+       {"functionCall": {"partialArgs": [{"jsonPath": "$.city", "stringValue": "Par",
+                                          "willContinue": true}], "willContinue": true}},
+       {"functionCall": {"partialArgs": [{"jsonPath": "$.city", "stringValue": "is"}],
+                         "willContinue": true}},
+       {"functionCall": {}},
+       {"functionCall": {"name": "g", "id": "c2", "args": {"x": 1}}}]},
+       "finishReason": "STOP"}]}},
+     "then": {"results": [{"call": 1, "json": {"ok": true}},
+                          {"call": {"name": "f", "args": {"city": "Paris"}},
+                           "json": {"temp": 18}}]}},
+    {"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "18 degrees"}]}, "finishReason": "STOP"}]}}}
+  ],
+  "expect": {"outcome": "accept", "requests": 2}
+})";
+
+inline const std::string kPiece0 =
+    R"({"functionCall":{"name":"f","id":"c1","willContinue":true}})";
+inline const std::string kPiece1 =
+    R"({"functionCall":{"partialArgs":[{"jsonPath":"$.city","stringValue":"Par",)"
+    R"("willContinue":true}],"willContinue":true}})";
+inline const std::string kPiece2 =
+    R"({"functionCall":{"partialArgs":[{"jsonPath":"$.city","stringValue":"is"}],)"
+    R"("willContinue":true}})";
+inline const std::string kPiece3 = R"({"functionCall":{}})";
+inline const std::string kWholeG = R"({"functionCall":{"name":"g","id":"c2","args":{"x":1}}})";
+inline const std::string kPiecesModelParts =
+    kPiece0 + "," + kPiece1 + "," + kPiece2 + "," + kPiece3 + "," + kWholeG;
+inline const std::string kAnswerF =
+    R"({"functionResponse":{"id":"c1","name":"f","response":{"temp":18}}})";
+inline const std::string kAnswerG =
+    R"({"functionResponse":{"id":"c2","name":"g","response":{"ok":true}}})";
+
+inline const std::string kPiecesTail =
+    R"(],"tools":[{"functionDeclarations":[{"name":"f"},{"name":"g"}]}],)"
+    R"("toolConfig":{"functionCallingConfig":{"streamFunctionCallArguments":true}}})";
+
+inline const std::string kPiecesRequest1 =
+    R"({"contents":[{"role":"user","parts":[{"text":"weather?"}]})" + kPiecesTail;
+
+/// Request 2 with the model turn's parts and the answers as given.
+inline std::string PiecesRequest2(const std::string& model_parts, const std::string& answers) {
+  return R"({"contents":[{"role":"user","parts":[{"text":"weather?"}]},)"
+         R"({"role":"model","parts":[)" + model_parts + R"(]},)"
+         R"({"role":"user","parts":[)" + answers + "]}" + kPiecesTail;
+}
+
+inline const std::string kPiecesRequest2 = PiecesRequest2(kPiecesModelParts, kAnswerF + "," + kAnswerG);
+
+/// The implementation's two public calls: f with the assembled arguments, then g.
+inline model::DriverReport PiecesReport(std::string_view f_arguments = R"({"city":"Paris"})") {
+  model::DriverReport report;
+  report.exchanges.push_back(
+      Exchange({Call("tc_1", "f", f_arguments), Call("tc_2", "g", R"({"x":1})")}));
+  report.exchanges.push_back(Exchange());
+  return report;
+}
+
+inline std::vector<Finding> OnPiecesRun(JudgeFn judge, const std::string& request2,
+                                        const model::DriverReport& report = PiecesReport()) {
+  return JudgeWithSecondRequest(judge, kPiecesCase, kPiecesRequest1, request2, report);
+}
+
+/// Gating and open findings only: not-judged notes left out.
+inline std::vector<Finding> WithoutNotes(std::vector<Finding> findings) {
+  std::erase_if(findings, [](const Finding& f) { return ReasonTag(f) == kNotJudged; });
+  return findings;
+}
+
 }  // namespace gemini_oracle::checks::testing

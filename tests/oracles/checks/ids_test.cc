@@ -292,5 +292,18 @@ TEST(Ids, CountsOnlyPendingCalls) {
   const auto findings = JudgeIds({c, journal, testing::ServerAnsweredReport()});
   EXPECT_TRUE(findings.empty()) << Describe(findings);
 }
+
+// A piece may repeat its call's native id on the wire: an id the server sent, none invented
+// (INTERPRETING §5.6); an id on a piece the server never sent is (ADR-226.4).
+TEST(IdsOfCallInPieces, AcceptsARepeatedIdAndReportsAnInventedOne) {
+  const auto repeated = testing::OnPiecesRun(JudgeIds, testing::kPiecesRequest2);
+  EXPECT_TRUE(repeated.empty()) << Describe(repeated);
+  const auto invented = testing::OnPiecesRun(
+      JudgeIds,
+      Replace(testing::kPiecesRequest2, testing::kPiece3, R"({"functionCall":{"id":"tc_1"}})"));
+  ASSERT_EQ(invented.size(), 1u) << Describe(invented);
+  EXPECT_EQ(invented[0].clause, "ADR-226.4");
+}
+
 }  // namespace
 }  // namespace gemini_oracle::checks

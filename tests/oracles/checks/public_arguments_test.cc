@@ -322,5 +322,52 @@ TEST(PublicArgumentKinds, NoNoteWhenTheResponseWasRefused) {
   EXPECT_TRUE(findings.empty()) << Describe(findings);
 }
 
+
+// A call in pieces (INTERPRETING §5.6) is one public call whose arguments are the assembled
+// ones: {"city": "Paris"} passes.
+TEST(PublicArgumentsOfCallInPieces, AcceptsAssembledArguments) {
+  const auto findings = testing::OnPiecesRun(JudgePublicArguments, testing::kPiecesRequest2);
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// The first piece's string alone ({"city": "Par"}) is another value (ADR-224.11); one public
+// call per piece is more public calls than pending calls (ADR-224.11).
+TEST(PublicArgumentsOfCallInPieces, ReportsAPieceTakenForTheArguments) {
+  const auto partial = testing::OnPiecesRun(JudgePublicArguments, testing::kPiecesRequest2,
+                                            testing::PiecesReport(R"({"city":"Par"})"));
+  EXPECT_EQ(Where(partial), (Places{{"ADR-224.11", ""}})) << Describe(partial);
+  model::DriverReport per_piece = testing::PiecesReport();
+  auto& calls = per_piece.exchanges[0].calls;
+  calls.insert(calls.begin() + 1, {testing::Call("tc_p1", "f", R"({"city":"Par"})"),
+                                   testing::Call("tc_p2", "f", R"({"city":"is"})")});
+  const auto findings =
+      testing::OnPiecesRun(JudgePublicArguments, testing::kPiecesRequest2, per_piece);
+  EXPECT_EQ(Where(findings), (Places{{"ADR-224.11", ""}})) << Describe(findings);
+}
+
+// A turn whose pieces break the grammar (here f closes at once, so its next piece is an
+// orphan) has no calls (INTERPRETING §5.6): its public calls are noted as not judged at
+// ADR-226.B1, never compared with arguments the turn does not define. The same report on the
+// turn that keeps the grammar is judged (negative control: a changed argument is found).
+TEST(PublicArgumentsOfCallInPieces, NotesABrokenPieceTurnAsNotJudged) {
+  const std::string broken_case =
+      Replace(std::string(testing::kPiecesCase),
+              R"({"functionCall": {"name": "f", "id": "c1", "willContinue": true}},)",
+              R"({"functionCall": {"name": "f", "id": "c1"}},)");
+  const auto c = MakeCase(broken_case);
+  const auto journal = MakeJournal({testing::kPiecesRequest1, testing::kPiecesRequest2});
+  for (const char* f_arguments : {R"({"city":"Paris"})", R"({"city":"Rome"})"}) {
+    const auto findings = JudgePublicArguments({c, journal, testing::PiecesReport(f_arguments)});
+    ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+    EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+    EXPECT_EQ(findings[0].clause, "ADR-226.B1");
+    EXPECT_NE(findings[0].message.find("response.call_piece_orphan"), std::string::npos)
+        << findings[0].message;
+  }
+  const auto changed = testing::OnPiecesRun(JudgePublicArguments, testing::kPiecesRequest2,
+                                            testing::PiecesReport(R"({"city":"Rome"})"));
+  EXPECT_EQ(Where(changed), (Places{{"ADR-224.11", ""}})) << Describe(changed);
+}
+
 }  // namespace
 }  // namespace gemini_oracle::checks

@@ -137,6 +137,28 @@ TEST(Replay, ReportsIdOnForeignTurn) {
       << Describe(findings);
 }
 
+// A foreign turn rebuilt as a call in pieces is judged as its assembled call (wire_view.h,
+// INTERPRETING §5.6): args set by a later piece differ from the generic call's arguments
+// (ADR-224.10), and an id on a later piece is an id all the same (ADR-226.16). Positive
+// control: pieces that assemble the call's own arguments, without ids, pass.
+TEST(Replay, JudgesAForeignTurnInPiecesAsItsAssembledCall) {
+  const std::string whole = R"({"functionCall":{"name":"echo","args":{}}})";
+  const auto pieces = [&](const std::string& later) {
+    return JudgeCarried(Replace(kCarriedRequest1, whole,
+                                R"({"functionCall":{"name":"echo","args":{},"willContinue":true}},)"
+                                R"({"functionCall":{)" + later + "}}"));
+  };
+  const auto same = pieces(R"("args":{})");
+  EXPECT_TRUE(same.empty()) << Describe(same);
+  const auto later_args =
+      pieces(R"("partialArgs":[{"jsonPath":"$.x","stringValue":"y"}])");
+  EXPECT_EQ(Where(later_args), (Places{{"ADR-224.10", "/contents/3/parts/0/functionCall/args/x"}}))
+      << Describe(later_args);
+  const auto later_id = pieces(R"("id":"call_foreign")");
+  EXPECT_EQ(Where(later_id), (Places{{"ADR-226.16", "/contents/3/parts/1/functionCall/id"}}))
+      << Describe(later_id);
+}
+
 // Reports a dropped carried turn as a model-turn count mismatch (ADR-224.8).
 TEST(Replay, ReportsDroppedTurn) {
   const auto findings = JudgeCarried(
@@ -466,5 +488,32 @@ TEST(Replay, ReportsScalarArgsRootReplayedAsNonObject) {
   EXPECT_EQ(Where(JudgeStringArgs(R"(["Paris"])")),
             (Places{{"ADR-224.7", "/contents/1/parts/0/functionCall/args"}}));
 }
+
+// A call in pieces is replayed as its pieces, verbatim and in order (INTERPRETING §5.6: "Every
+// piece, verbatim, in its place").
+TEST(ReplayOfCallInPieces, AcceptsThePiecesVerbatim) {
+  const auto findings = testing::OnPiecesRun(JudgeReplay, testing::kPiecesRequest2);
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+}
+
+// One assembled part instead of the pieces is a part Gemini never sent (ADR-224.8), and so are
+// pieces out of order or a piece dropped.
+TEST(ReplayOfCallInPieces, ReportsAssembledOrReorderedPieces) {
+  const std::string answers = testing::kAnswerF + "," + testing::kAnswerG;
+  const std::string assembled =
+      R"({"functionCall":{"name":"f","id":"c1","args":{"city":"Paris"}}},)" + testing::kWholeG;
+  for (const std::string& parts :
+       {assembled,
+        testing::kPiece0 + "," + testing::kPiece2 + "," + testing::kPiece1 + "," +
+            testing::kPiece3 + "," + testing::kWholeG,
+        testing::kPiece0 + "," + testing::kPiece1 + "," + testing::kPiece2 + "," +
+            testing::kWholeG}) {
+    const auto findings =
+        testing::OnPiecesRun(JudgeReplay, testing::PiecesRequest2(parts, answers));
+    ASSERT_FALSE(findings.empty()) << parts;
+    for (const auto& f : findings) EXPECT_EQ(f.clause, "ADR-224.8") << Describe(findings);
+  }
+}
+
 }  // namespace
 }  // namespace gemini_oracle::checks

@@ -1,6 +1,7 @@
 // The results judge: each functionResponse, identified by id, name and position, judged against
 // its call's name, id and result, in one user content (WIRE.1).
 #include "tests/oracles/checks/checks_test_support.h"
+#include "oracles/checks/wire_view.h"
 
 namespace gemini_oracle::checks {
 namespace {
@@ -385,6 +386,113 @@ TEST(Results, ReportsResponseCountMismatch) {
               R"({"functionResponse":{"name":"weather","response":{"output":"again"}}})"));
   EXPECT_EQ(Where(findings), (Places{{"WIRE.1", "/contents/2/parts/1/functionResponse"}}))
       << Describe(findings);
+}
+
+
+// A call in pieces (INTERPRETING §5.6) is one call: one functionResponse echoing its id answers
+// it, whatever its pieces, and nothing else is due for it.
+TEST(ResultsOfCallInPieces, AcceptsOneAnswerPerCall) {
+  const auto findings = testing::OnPiecesRun(JudgeResults, testing::kPiecesRequest2);
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+  // The answers in either order (both calls have native ids).
+  const auto reversed = testing::OnPiecesRun(
+      JudgeResults, testing::PiecesRequest2(testing::kPiecesModelParts,
+                                            testing::kAnswerG + "," + testing::kAnswerF));
+  EXPECT_TRUE(reversed.empty()) << Describe(reversed);
+}
+
+// Two answers to the call, one answer per piece, or an answer without the call's id: the pieces
+// are no calls to answer (WIRE.1), and the answer carries its call's native id (ADR-226.3).
+TEST(ResultsOfCallInPieces, ReportsAnswersPerPieceAndMissingId) {
+  const std::string base = "/contents/2/parts/";
+  const auto twice = testing::OnPiecesRun(
+      JudgeResults, testing::PiecesRequest2(testing::kPiecesModelParts,
+                                            testing::kAnswerF + "," + testing::kAnswerF + "," +
+                                                testing::kAnswerG));
+  EXPECT_EQ(Where(twice), (Places{{"WIRE.1", base + "1/functionResponse"}})) << Describe(twice);
+  const auto per_piece = testing::OnPiecesRun(
+      JudgeResults,
+      testing::PiecesRequest2(testing::kPiecesModelParts,
+                              testing::kAnswerF + "," + testing::kAnswerF + "," +
+                                  testing::kAnswerF + "," + testing::kAnswerF + "," +
+                                  testing::kAnswerG));
+  EXPECT_EQ(Where(per_piece), (Places{{"WIRE.1", base + "1/functionResponse"},
+                                      {"WIRE.1", base + "2/functionResponse"},
+                                      {"WIRE.1", base + "3/functionResponse"}}))
+      << Describe(per_piece);
+  const auto no_id = testing::OnPiecesRun(
+      JudgeResults,
+      testing::PiecesRequest2(testing::kPiecesModelParts,
+                              Replace(testing::kAnswerF, R"("id":"c1",)", "") + "," +
+                                  testing::kAnswerG));
+  EXPECT_EQ(Where(no_id), (Places{{"ADR-226.3", base + "0/functionResponse"}}))
+      << Describe(no_id);
+  // The answer to g missing: g is call 1 (the pieces are call 0), pointed at g's part.
+  const auto missing = testing::OnPiecesRun(
+      JudgeResults, testing::PiecesRequest2(testing::kPiecesModelParts, testing::kAnswerF));
+  EXPECT_EQ(Where(missing), (Places{{"WIRE.1", "/contents/1/parts/4/functionCall"}}))
+      << Describe(missing);
+}
+
+// Selectors count calls, not pieces: `call: 1` is g, and f is selected by its assembled args.
+TEST(ResultsOfCallInPieces, SelectorsCountCalls) {
+  const auto c = MakeCase(testing::kPiecesCase);
+  const Json parts = detail::ScriptedParts(c.exchanges[0]);
+  EXPECT_EQ(detail::FunctionCallPositions(parts), (std::vector<std::size_t>{0, 4}));
+  EXPECT_EQ(detail::PendingCallPositions(parts), (std::vector<std::size_t>{0, 4}));
+  EXPECT_EQ(detail::ResolveSelector(c.exchanges[0].then.results[0].call, parts), 1u);
+  EXPECT_EQ(detail::ResolveSelector(c.exchanges[0].then.results[1].call, parts), 0u);
+  EXPECT_EQ(detail::ResolveSelector(model::CallSelector{std::size_t{2}}, parts), std::nullopt);
+  EXPECT_EQ(detail::ResolveSelector(model::NamedCall{"f", ParseJson(R"({"city":"Par"})")}, parts),
+            std::nullopt);
+}
+
+// A carried turn whose pieces break the grammar (an orphan piece) has no defined calls: its
+// answers are noted as not judged, never a finding.
+TEST(ResultsOfCallInPieces, NotesAnswersToABrokenPieceTurnAsNotJudged) {
+  const std::string broken_case = Replace(
+      std::string(testing::kPiecesCase), R"({"functionCall": {"name": "f", "id": "c1", "willContinue": true}},)",
+      R"({"functionCall": {"name": "f", "id": "c1"}},)");
+  const auto c = MakeCase(broken_case);
+  const auto journal = MakeJournal({testing::kPiecesRequest1, testing::kPiecesRequest2});
+  const auto findings = JudgeResults({c, journal, testing::PiecesReport()});
+  ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+  EXPECT_EQ(ReasonTag(findings[0]), kNotJudged);
+  // INTERPRETING §5.6 "Levels": what an implementation makes of a call in pieces is ADR-226.B1's.
+  EXPECT_EQ(findings[0].clause, "ADR-226.B1");
+  EXPECT_EQ(findings[0].level, std::string(kNotJudged));
+  // Positive control: the same turn keeping the grammar is judged, and passes.
+  const auto good =
+      JudgeResults({MakeCase(testing::kPiecesCase), journal, testing::PiecesReport()});
+  EXPECT_TRUE(good.empty()) << Describe(good);
+}
+
+
+// On a closing request (tool mode NONE) the call in pieces is answered the same way: its one
+// answer echoing c1 passes, an answer without the id is ADR-226.17's ("Use the same association
+// on closing ... requests carrying existing state").
+TEST(ResultsOfCallInPieces, ClosingRequestAnswersTheCallOnce) {
+  const std::string closing_case = Replace(std::string(testing::kPiecesCase),
+                                           R"({"response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "18 degrees"}]})",
+                                           R"({"tool_mode": "NONE", "response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "18 degrees"}]})");
+  const auto c = MakeCase(closing_case);
+  const auto closing = [](std::string request) {
+    return Replace(request, R"("streamFunctionCallArguments":true})",
+                   R"("streamFunctionCallArguments":true,"mode":"NONE"})");
+  };
+  const auto judge = [&](const std::string& request2) {
+    return JudgeResults(
+        {c, MakeJournal({testing::kPiecesRequest1, closing(request2)}), testing::PiecesReport()});
+  };
+  const auto good = judge(testing::kPiecesRequest2);
+  EXPECT_TRUE(good.empty()) << Describe(good);
+  const auto no_id = judge(testing::PiecesRequest2(
+      testing::kPiecesModelParts,
+      Replace(testing::kAnswerF, R"("id":"c1",)", "") + "," + testing::kAnswerG));
+  EXPECT_EQ(Where(no_id), (Places{{"ADR-226.17", "/contents/2/parts/0/functionResponse"}}))
+      << Describe(no_id);
 }
 
 }  // namespace

@@ -221,5 +221,81 @@ TEST(SplitTurns, AnswersBetweenTheContentsOfATurnAreReported) {
       << Describe(judged.all);
 }
 
+
+// A call in pieces streamed one piece per event (INTERPRETING §5.6), pending (answered by
+// request 2) or answered by the server inside the turn (ADR-226.B2).
+std::string PiecesStreamCase(bool server_answered) {
+  std::string events = R"(
+       {"candidates": [{"content": {"role": "model", "parts": [P0]}}]},
+       {"candidates": [{"content": {"role": "model", "parts": [P1]}}]},
+       {"candidates": [{"content": {"role": "model", "parts": [P2]}}]},
+       {"candidates": [{"content": {"role": "model", "parts": [P3]}LAST}]})";
+  const auto put = [&events](const std::string& from, const std::string& to) {
+    events = Replace(events, from, to);
+  };
+  put("P0", testing::kPiece0);
+  put("P1", testing::kPiece1);
+  put("P2", testing::kPiece2);
+  put("P3", testing::kPiece3);
+  if (server_answered) {
+    put("LAST", R"(}]},
+       {"candidates": [{"content": {"role": "model", "parts": [)"
+                R"({"functionResponse": {"id": "c1", "name": "f", "response": {"t": 1}}}]},)"
+                R"( "finishReason": "STOP")");
+  } else {
+    put("LAST", R"(, "finishReason": "STOP")");
+  }
+  return R"({"description": "A call in pieces streamed one piece per event is replayed.",
+  "clauses": ["ADR-226.B1"], "features": ["streaming"],
+  "exchanges": [
+    {"user": "go", "response": {"stream": {"events": [)" + events + R"(]}})" +
+         (server_answered ? std::string("}")
+                          : std::string(R"(, "then": {"results": [{"call": 0, "json": {"temp": 18}}]}})")) +
+         R"(,
+    {)" + (server_answered ? std::string(R"("user": "more", )") : std::string()) +
+         R"("response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "done"}]}, "finishReason": "STOP"}]}}}],
+  "expect": {"outcome": "accept", "requests": 2}})";
+}
+
+const std::string kServerAnswer =
+    R"({"functionResponse":{"id":"c1","name":"f","response":{"t":1}}})";
+
+Judged JudgePieces(bool server_answered, std::initializer_list<std::string> models) {
+  const model::Case c = MakeCase(PiecesStreamCase(server_answered));
+  model::DriverReport report;
+  report.exchanges.push_back(testing::Exchange(
+      server_answered ? std::vector<model::ParsedCall>{}
+                      : std::vector<model::ParsedCall>{
+                            testing::Call("tc_1", "f", R"({"city":"Paris"})")}));
+  report.exchanges.push_back(testing::Exchange());
+  return JudgeOn(c, report,
+                 Request2(models, server_answered ? kMore : R"({"role":"user","parts":[)" +
+                                                                 testing::kAnswerF + "]}"));
+}
+
+// A call in pieces kept in one content is replayed as received; its pieces divided between
+// contents at their events are one call kept in several contents: the open ADR-224.F2, as for a
+// pending call, also when the server answered the call itself.
+TEST(SplitTurns, ReportsACallInPiecesDividedAtItsEventsAsOpen) {
+  using testing::kPiece0, testing::kPiece1, testing::kPiece2, testing::kPiece3;
+  EXPECT_EQ(JudgePieces(false, {Model({kPiece0, kPiece1, kPiece2, kPiece3})}).gating, Places{});
+  EXPECT_EQ(JudgePieces(false, {Model({kPiece0}), Model({kPiece1}), Model({kPiece2}),
+                                Model({kPiece3})})
+                .gating,
+            (Places{{"ADR-224.F2", "/contents/1/parts/0"}}));
+  EXPECT_EQ(
+      JudgePieces(true, {Model({kPiece0, kPiece1, kPiece2, kPiece3, kServerAnswer})}).gating,
+      Places{});
+  EXPECT_EQ(
+      JudgePieces(true, {Model({kPiece0, kPiece1, kPiece2, kPiece3}), Model({kServerAnswer})})
+          .gating,
+      Places{});
+  EXPECT_EQ(
+      JudgePieces(true, {Model({kPiece0, kPiece1}), Model({kPiece2, kPiece3, kServerAnswer})})
+          .gating,
+      (Places{{"ADR-224.F2", "/contents/1/parts/0"}}));
+}
+
 }  // namespace
 }  // namespace gemini_oracle::checks

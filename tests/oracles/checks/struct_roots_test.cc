@@ -59,5 +59,17 @@ TEST(StructRoots, ReportsMissingResponse) {
             (Places{{"ADR-224.2", "/contents/2/parts/0/functionResponse"}}));
 }
 
+
+// Pieces of a call in pieces without `args` hold no Struct root to judge: absent args is no
+// finding (INTERPRETING §5.6); a piece whose `args` is a list still is (ADR-224.1).
+TEST(StructRoots, PiecesWithoutArgsAreNoFinding) {
+  const auto findings = testing::OnPiecesRun(JudgeStructRoots, testing::kPiecesRequest2);
+  EXPECT_TRUE(findings.empty()) << Describe(findings);
+  const auto listed = testing::OnPiecesRun(
+      JudgeStructRoots,
+      Replace(testing::kPiecesRequest2, testing::kPiece3, R"({"functionCall":{"args":[]}})"));
+  EXPECT_EQ(Where(listed), (Places{{"ADR-224.1", "/contents/1/parts/3/functionCall/args"}}));
+}
+
 }  // namespace
 }  // namespace gemini_oracle::checks

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -145,6 +146,38 @@ TEST(StreamedAnswer, LeavesWholeWhatCannotBeStreamed) {
   ScriptedResponse raw = plain;
   raw.raw_body = "not json";
   EXPECT_FALSE(StreamedAnswer(raw).has_value());
+}
+
+
+// An answer holding a call in pieces (INTERPRETING §5.6) gets its `.streamed` twin: one piece per
+// event, as Vertex AI streams a call's arguments, folding back into the answer exactly (§5.5).
+TEST(StreamedTwins, StreamsACallInPiecesOnePiecePerEvent) {
+  const Case c = CaseFromJson(ParseJson(R"({
+    "description": "A call in pieces.", "clauses": ["ADR-226.3"],
+    "exchanges": [
+      {"user": "go", "response": {"body": {"candidates": [{"content": {"role": "model", "parts": [
+        {"functionCall": {"name": "f", "id": "c1", "willContinue": true}},
+        {"functionCall": {"partialArgs": [{"jsonPath": "$.city", "stringValue": "Par",
+                                           "willContinue": true}], "willContinue": true}},
+        {"functionCall": {"partialArgs": [{"jsonPath": "$.city", "stringValue": "is"}],
+                          "willContinue": true}},
+        {"functionCall": {}}]}, "finishReason": "STOP"}]}},
+       "then": {"results": [{"call": 0, "json": {"temp": 18}}]}},
+      {"response": {"body": {"candidates": [{"content": {"role": "model",
+        "parts": [{"text": "18"}]}, "finishReason": "STOP"}]}}}],
+    "expect": {"outcome": "accept", "requests": 2}})"),
+                              "adr-226/y_pieces", "y_pieces.json");
+  const auto twins = StreamedTwins(std::make_shared<const Case>(c));
+  const auto streamed = std::find_if(twins.begin(), twins.end(),
+                                     [](const Case& t) { return t.id.ends_with(".streamed"); });
+  ASSERT_NE(streamed, twins.end());
+  const auto& stream = streamed->exchanges[0].response.stream;
+  ASSERT_TRUE(stream.has_value());
+  ASSERT_EQ(stream->events.size(), 4u);
+  for (const Json& event : stream->events) {
+    EXPECT_EQ(event["candidates"][0]["content"]["parts"].size(), 1u);
+  }
+  EXPECT_EQ(Canonical(Fold(*stream)), Canonical(c.exchanges[0].response.body));
 }
 
 }  // namespace

@@ -84,5 +84,31 @@ TEST(SelectorsFit, ReadsTheCallsAsTheSelectorsDo) {
   EXPECT_FALSE(SelectorsFit(ex, {f}));
 }
 
+
+// A call in pieces is one call with its assembled args (INTERPRETING §5.6): selectors and the
+// part order read it so, `call: 1` being the call after it.
+TEST(SelectorsFit, ReadsACallInPiecesAsOneCall) {
+  Exchange ex = Answering(R"([)" R"PIECES({"functionCall": {"name": "f", "id": "c1", "willContinue": true}},
+      {"functionCall": {"partialArgs": [{"jsonPath": "$.city", "stringValue": "Par",
+                                         "willContinue": true}], "willContinue": true}},
+      {"functionCall": {"partialArgs": [{"jsonPath": "$.city", "stringValue": "is"}],
+                        "willContinue": true}},
+      {"functionCall": {}},
+      {"functionCall": {"name": "g", "args": {}}}])PIECES");
+  const std::vector<ParsedCall> reordered = {{"tc_2", "g", Json::object()},
+                                             {"tc_1", "f", ParseJson(R"({"city":"Paris"})")}};
+  EXPECT_EQ(Ids(CallsInPartOrder(ex, reordered)), (std::vector<std::string>{"tc_1", "tc_2"}));
+  ex.then.results.push_back(model::Result{});
+  ex.then.results.back().call = NamedCall{"f", ParseJson(R"({"city":"Paris"})")};
+  EXPECT_TRUE(SelectorsFit(ex, reordered));
+  ex.then.results.back().call = std::size_t{1};
+  EXPECT_TRUE(SelectorsFit(ex, reordered));
+  // A parse that took the first piece's string for the arguments fits no {name, args} selector.
+  ex.then.results.back().call = NamedCall{"f", ParseJson(R"({"city":"Paris"})")};
+  const std::vector<ParsedCall> partial = {{"tc_1", "f", ParseJson(R"({"city":"Par"})")},
+                                           {"tc_2", "g", Json::object()}};
+  EXPECT_FALSE(SelectorsFit(ex, partial));
+}
+
 }  // namespace
 }  // namespace gemini_oracle::runner

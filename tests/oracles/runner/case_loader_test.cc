@@ -460,7 +460,7 @@ TEST(CaseRules, CountsOnlyPendingCalls) {
   EXPECT_EQ(rules::CountFunctionCalls(body), 1u);
   const auto calls = rules::FunctionCallsOf(body);
   ASSERT_EQ(calls.size(), 1u);
-  EXPECT_EQ((*calls[0])["name"], "print");
+  EXPECT_EQ(calls[0]["name"], "print");
   // A streamed body is one content: an answer in a later chunk answers an earlier call.
   const Json first = Json::parse(R"({"candidates": [{"content": {"parts": [
       {"functionCall": {"name": "beep"}}, {"functionCall": {"name": "print"}}]}}]})");
@@ -966,6 +966,32 @@ TEST_F(CaseLoaderTest, CaseNameIsAPortableId) {
     ASSERT_EQ(OfRule(loaded.diagnostics, rules::kFileName).size(), 1u) << name;
   }
   EXPECT_TRUE(LoadText("adr-226/y_a1_b2.json", kGood).diagnostics.empty());
+}
+
+
+// Counts a call in pieces once and lists it with its assembled args (INTERPRETING §5.6: "its
+// `call` index counts calls, not pieces"), in one body and streamed one piece per chunk; a
+// selector beyond the calls is out of range though the parts are more.
+TEST(CaseRules, CountsACallInPiecesOnce) {
+  const Json body = Json::parse(R"({"candidates": [{"content": {"parts": [
+      {"functionCall": {"name": "f", "id": "c1", "willContinue": true}},
+      {"functionCall": {"partialArgs": [{"jsonPath": "$.city", "stringValue": "Par",
+                                         "willContinue": true}], "willContinue": true}},
+      {"functionCall": {"partialArgs": [{"jsonPath": "$.city", "stringValue": "is"}],
+                        "willContinue": true}},
+      {"functionCall": {}},
+      {"functionCall": {"name": "g", "args": {}}}]}}]})");
+  EXPECT_EQ(rules::CountFunctionCalls(body), 2u);
+  const auto calls = rules::FunctionCallsOf(body);
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_EQ(calls[0], Json::parse(R"({"name": "f", "id": "c1", "args": {"city": "Paris"}})"));
+  EXPECT_EQ(calls[1]["name"], "g");
+  Json chunks = Json::array();
+  for (const Json& part : body["candidates"][0]["content"]["parts"]) {
+    chunks.push_back(Json{{"candidates", Json::array({Json{{"content", Json{{"parts",
+                                                    Json::array({part})}}}}})}});
+  }
+  EXPECT_EQ(rules::CountFunctionCalls(chunks), 2u);
 }
 
 }  // namespace
