@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "apps/gemini-oracle/commands.h"
+#include "generators/call_pieces.h"
 #include "generators/conversation.h"
 #include "generators/parallel_calls.h"
 #include "oracles/runner/case_loader.h"
@@ -122,8 +123,15 @@ int main(int argc, char** argv) {
         return generators::ConversationCase(s, 7, 0);
       },
       count, rounds);
+  const double call_pieces_rate = ScenariosPerSecond(
+      [](const rc::Random& random) {
+        const auto s = generators::genCallPiecesScenario()(random, 30).value();
+        return generators::CallPiecesCase(s, 7, 0);
+      },
+      count, rounds);
   std::cout << "drawn and written, in process (no HTTP): parallel_calls " << parallel_rate
-            << " scenarios/s, conversation " << conversation_rate << " scenarios/s\n";
+            << " scenarios/s, conversation " << conversation_rate << " scenarios/s, call_pieces "
+            << call_pieces_rate << " scenarios/s\n";
 
   std::filesystem::path out_dir = std::filesystem::temp_directory_path();
   for (int i = 1; i + 1 < argc; i += 2) {
@@ -133,7 +141,7 @@ int main(int argc, char** argv) {
 
   // `generate --count 10000` per family, into --out-dir (default: the temporary folder), next
   // to what creating as many files of the same sizes costs on that disk alone.
-  for (const std::string family : {"parallel_calls", "conversation"}) {
+  for (const std::string family : {"parallel_calls", "conversation", "call_pieces"}) {
     gemini_oracle::cli::GenerateArgs args;
     args.seed = seed;
     args.count = 10000;

@@ -2,6 +2,9 @@
 //   <out>/case_loader/<stem>.json           every case file as it is
 //   <out>/response_parser/<stem>.<k>.json   exchanges[k].response.body
 //   <out>/transcript/<stem>.json            the case's transcript
+//   <out>/sse_parser/<stem>.<k>.sse         exchanges[k].response.stream as served: a cut byte
+//                                           first (the fuzzer's piece length), then the events'
+//                                           `data:` lines in the stream's framing
 // scripts/fuzz seeds keeps the ones that add coverage.
 // Usage: fuzz_seed_extractor <fixtures folder> <out folder>
 
@@ -22,6 +25,18 @@ namespace {
 void Write(const fs::path& file, const std::string& bytes) {
   fs::create_directories(file.parent_path());
   std::ofstream(file, std::ios::binary) << bytes;
+}
+
+// The bytes the capture server serves for a stream (oracles/model/case.cc StreamScript).
+std::string StreamBytes(const Json& stream) {
+  const std::string framing = stream.value("framing", std::string("crlf"));
+  const std::string eol = framing == "lf" ? "\n" : framing == "cr" ? "\r" : "\r\n";
+  std::string bytes;
+  if (!stream.contains("events") || !stream["events"].is_array()) return bytes;
+  for (const Json& event : stream["events"]) {
+    bytes += "data: " + (event.is_string() ? event.get<std::string>() : DumpJson(event)) + eol + eol;
+  }
+  return bytes;
 }
 
 }  // namespace
@@ -60,6 +75,10 @@ int main(int argc, char** argv) {
       const Json& exchange = (*exchanges)[k];
       if (!exchange.is_object() || !exchange.contains("response")) continue;
       const Json& response = exchange["response"];
+      if (response.is_object() && response.contains("stream") && response["stream"].is_object()) {
+        Write(out / "sse_parser" / (stem + "." + std::to_string(k) + ".sse"),
+              "\x07" + StreamBytes(response["stream"]));
+      }
       if (!response.is_object() || !response.contains("body")) continue;
       Write(out / "response_parser" / (stem + "." + std::to_string(k) + ".json"),
             DumpJson(response["body"]));

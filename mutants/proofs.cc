@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "mutants/fingerprint.h"
+#include "reports/report_file.h"
 
 namespace gemini_oracle::mutants {
 
@@ -18,9 +19,15 @@ ClauseProofs ReadClauseProofs(const std::filesystem::path& report,
     proofs.unusable = "no mutation report (run gemini-oracle mutants in the mutants build)";
     return proofs;
   }
-  nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-  if (doc.is_discarded() || !doc.is_object() || !doc.contains("files") ||
-      !doc["files"].is_object()) {
+  // Read as every report file is: bounded in size and depth before anything is built.
+  nlohmann::json doc;
+  try {
+    doc = reports::ReadReportJson(report, report.generic_string());
+  } catch (const reports::BadReport& e) {
+    proofs.unusable = std::string("the mutation report cannot be read: ") + e.what();
+    return proofs;
+  }
+  if (!doc.is_object() || !doc.contains("files") || !doc["files"].is_object()) {
     proofs.unusable = "the mutation report is not a Stryker mutation report";
     return proofs;
   }

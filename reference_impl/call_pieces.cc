@@ -7,6 +7,7 @@
 
 #include "reference_impl/fault.h"
 #include "reference_impl/provider_error.h"
+#include "reference_impl/request_builder.h"
 #include "reference_impl/utf8.h"
 
 namespace gemini_oracle::ref {
@@ -360,44 +361,63 @@ class Reader {
       state.call.name = name->get<std::string>();
       if (const auto id = fc->find("id"); id != fc->end()) state.call.id = *id;
       if (const auto args = fc->find("args"); args != fc->end()) {
-        const bool root = args->is_object() || (carried_ && args->is_array());
-        if (!root || HoldsInexactInteger(*args)) {
-          Fail("response.function_call_malformed", p, "args");
-        }
+        CheckRoot(*args, p);
         state.args.Assign(*args);
       }
-    } else {
-      CallState& state = calls_.back();
+    }
+    CallState& state = calls_.back();
+    const auto entries = fc->find("partialArgs");
+    const auto later_args = name == fc->end() ? fc->find("args") : fc->end();
+    if (carried_ && (entries != fc->end() || later_args != fc->end())) RepairRoot(state);
+    if (name == fc->end()) {
       state.call.pieces.push_back(p);
       // Under stream.call_name_from_last_piece each piece's members are copied over the call,
       // so its name is the last piece's: none, so empty.
       if (GEMINI_FAULT("stream.call_name_from_last_piece")) {
         state.call.name = fc->value("name", std::string());
       }
-      // A later piece may repeat its call's id; another (or one the call lacks) is malformed.
+      // A later piece may repeat its call's id; another id is malformed. An id only on a
+      // later piece is the reference's reading of what §5.6 leaves open: refused, under a
+      // code of its own (the id itself may be well formed).
       if (const auto id = fc->find("id"); id != fc->end()) {
-        if (!state.call.id || !KindExactEqual(*id, *state.call.id)) {
-          Fail("native_id.malformed", p, "id");
-        }
+        if (!state.call.id) Fail("response.call_piece_id", p, "id");
+        if (!KindExactEqual(*id, *state.call.id)) Fail("native_id.malformed", p, "id");
       }
       // A later piece's args set their members like entries that do not continue.
-      if (const auto args = fc->find("args"); args != fc->end()) {
-        if (!args->is_object() || HoldsInexactInteger(*args)) {
-          Fail("response.function_call_malformed", p, "args");
-        }
-        for (auto it = args->begin(); it != args->end(); ++it) {
+      if (later_args != fc->end()) {
+        CheckRoot(*later_args, p);
+        const Json args =
+            later_args->is_array() ? ListAsNumericKeyObject(*later_args) : *later_args;
+        for (auto it = args.begin(); it != args.end(); ++it) {
           Step step;
           step.name = it.key();
           Set(state, {step}, it.value(), false, p, "args");
         }
       }
     }
-    CallState& state = calls_.back();
-    if (const auto entries = fc->find("partialArgs"); entries != fc->end()) {
+    if (entries != fc->end()) {
       if (!entries->is_array()) Fail("response.function_call_malformed", p, "partialArgs");
       for (std::size_t e = 0; e < entries->size(); ++e) Entry(state, (*entries)[e], p, e);
     }
     state.open = continues;
+  }
+
+  // A piece's args root is an object, or in carried state also a list: degraded state that
+  // ADR-224 repairs ("Apply the same rule to Gemini-owned native parts on replay, including
+  // already carried turns"). In an answer a list root is malformed.
+  void CheckRoot(const Json& args, std::size_t p) const {
+    const bool root = args.is_object() || (carried_ && args.is_array());
+    if (!root || HoldsInexactInteger(args)) Fail("response.function_call_malformed", p, "args");
+  }
+
+  // Before a later piece's args or an entry applies to a carried call whose opening piece gave
+  // a list root, the root is read as the numeric-key object the replay sends, as a later
+  // piece's own list args is (a whole call's list root stays as given: correlation compares
+  // it with its generic list).
+  static void RepairRoot(CallState& state) {
+    if (state.args.kind == Node::Kind::kValue && state.args.value.is_array()) {
+      state.args.Assign(ListAsNumericKeyObject(state.args.value));
+    }
   }
 
   void Entry(CallState& state, const Json& entry, std::size_t p, std::size_t e) {

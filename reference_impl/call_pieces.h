@@ -44,11 +44,14 @@ struct AssembledCall {
 /// before paths and values), response.call_piece_orphan (a nameless part while no call is
 /// open, whatever it holds),
 /// response.call_pieces_interleaved, response.call_name_repeated, response.partial_arg_path,
-/// response.partial_arg_conflict, response.call_unfinished, and native_id.malformed for a
-/// piece whose id differs from its call's. The validity of an id itself and uniqueness across
-/// calls are the caller's (native_id.* at parse time, replay.* for carried state).
+/// response.partial_arg_conflict, response.call_unfinished, native_id.malformed for a later
+/// piece whose id differs from its call's, and response.call_piece_id for a later piece with
+/// an id when the first had none. The validity of an id itself and uniqueness across calls
+/// are the caller's (native_id.* at parse time, replay.* for carried state).
 /// `carried`: the parts come from stored state, where an args list is degraded state the
-/// wire copy repairs (ADR-224.7) rather than a malformed answer.
+/// wire copy repairs (ADR-224.7) rather than a malformed answer: a later piece's list args,
+/// and an opening list root that entries or later args apply to, are read as the numeric-key
+/// object (ListAsNumericKeyObject); a whole call's list root stays as given.
 std::vector<AssembledCall> ReadFunctionCalls(const Json& parts, bool carried = false);
 
 }  // namespace gemini_oracle::ref

@@ -41,8 +41,9 @@ bool SameCall(const ToolCall& call, const NativeCall& native) {
   return call.name == native.name && ArgumentsEqual(call.arguments, native.args);
 }
 
-// The parse codes of a call's pieces as they apply to a carried capsule: its shape is
-// capsule.malformed, a piece's other id replay.native_id_malformed (ADR-226.6).
+// The parse codes of a call's pieces as they apply to a carried capsule: its shape and its
+// grammar (an id only on a later piece included) are capsule.malformed, a piece's other id
+// replay.native_id_malformed (ADR-226.6).
 [[noreturn]] void RefuseCarried(const ProviderError& e, std::size_t turn) {
   Position where = e.position();
   where.turn = turn;

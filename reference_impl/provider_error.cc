@@ -13,7 +13,8 @@ const std::vector<ErrorCodeInfo>& ErrorCatalogue() {
        "A functionCall part has a name that is not a nonempty string, or its args is present "
        "but not an object."},
       {"native_id.malformed", "ADR-226.5",
-       "A functionCall id in the response is present but is not a nonempty string."},
+       "A functionCall id in the response is present but is not a nonempty string, or a later "
+       "piece of a call carries another id than its first piece."},
       {"native_id.duplicate", "ADR-226.5",
        "Two functionCall parts of one response carry the same id."},
       // A call in pieces (streamed arguments, fixtures/INTERPRETING.md §5.6): new streamed
@@ -32,6 +33,8 @@ const std::vector<ErrorCodeInfo>& ErrorCatalogue() {
        "values."},
       {"response.call_unfinished", "ADR-226.B1",
        "The answer ended while a call or one of its values was still open."},
+      {"response.call_piece_id", "ADR-226.B1",
+       "A later piece of a call carries an id though the call's first piece carried none."},
       // Build time: the carried transcript, refused before any contact.
       {"transcript.malformed", "ADR-224.11",
        "A message does not have the shape of the generic transcript (role, ids, calls, results)."},
@@ -44,10 +47,13 @@ const std::vector<ErrorCodeInfo>& ErrorCatalogue() {
       {"transcript.missing_result", "ADR-226.7",
        "A turn's tool calls are answered only in part before the next request."},
       {"capsule.malformed", "ADR-226.7",
-       "The owned Gemini capsule is not an object with an owner and a native_parts list."},
+       "The owned Gemini capsule is not an object with an owner and a native_parts list, or a "
+       "native part cannot be read (a functionCall of the wrong shape, or pieces of a call "
+       "that break the grammar of calls in pieces)."},
       {"capsule.owner_mismatch", "ADR-226.7", "The capsule names another turn as its owner."},
       {"replay.native_id_malformed", "ADR-226.6",
-       "A carried native functionCall id is present but is not a nonempty string."},
+       "A carried native functionCall id is present but is not a nonempty string, or a later "
+       "piece of a carried call carries another id than its first piece."},
       {"replay.native_id_duplicate", "ADR-226.6",
        "Two carried native functionCall parts of one turn share an id."},
       {"replay.calls_mismatch", "ADR-226.13",
@@ -110,6 +116,9 @@ const std::vector<ErrorCodeInfo>& ErrorCatalogue() {
       {"store.key_malformed", "ADR-226.18",
        "A state key is not 64 hex digits (the file and line or the variable is named, never the "
        "key)."},
+      {"store.key_exposed", "ADR-226.18",
+       "The key file may be written by its group or by others (the file and its mode are "
+       "named; nothing is read from it): chmod 600 it."},
   };
   return catalogue;
 }

@@ -138,9 +138,11 @@ bool NamesClause(const std::string& text, const std::string& clause) {
   const std::string tail = dash == std::string::npos ? clause : clause.substr(dash + 1);
   for (std::size_t at = text.find(tail); at != std::string::npos; at = text.find(tail, at + 1)) {
     const std::size_t end = at + tail.size();
-    const bool ends = end == text.size() ||
-                      !(std::isdigit(static_cast<unsigned char>(text[end])) || text[end] == '.' &&
-                        end + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[end + 1])));
+    // "ADR-224.1" is not named by "ADR-224.12" nor by "ADR-224.1.2".
+    const bool digit_follows = std::isdigit(static_cast<unsigned char>(text[end]));
+    const bool step_follows = text[end] == '.' && end + 1 < text.size() &&
+                              std::isdigit(static_cast<unsigned char>(text[end + 1]));
+    const bool ends = end == text.size() || !(digit_follows || step_follows);
     const bool starts = at == 0 || !std::isdigit(static_cast<unsigned char>(text[at - 1]));
     if (starts && ends) return true;
   }

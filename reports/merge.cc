@@ -98,6 +98,20 @@ MergedReport MergeShards(const std::vector<LoadedReport>& reports) {
                       ": merge joins version " + std::to_string(kJsonSchemaVersion) +
                       " reports only");
     }
+    // A shard whose counts no longer match its own results was cut or edited after its run:
+    // which of the two is the run's account cannot be told.
+    const json summary = Member(report.index, "summary");
+    if (!summary.is_object()) {
+      throw BadReport(report.file + ": no summary object (every report index holds one)");
+    }
+    const json counted = SummarizeResults(report.index.at("results"));
+    for (const auto& key : SummaryKeys()) {
+      if (Member(summary, key) != counted.at(key)) {
+        throw BadReport(report.file + ": summary." + key + " is " + Shown(Member(summary, key)) +
+                        " but its results count " + counted.at(key).dump() +
+                        "; the report was changed after its run");
+      }
+    }
     contexts.push_back(Member(report.index, "context"));
     if (!contexts.back().is_object()) contexts.back() = json::object();
     const auto shard = ParseShard(Member(contexts.back(), "shard"));
@@ -172,7 +186,10 @@ MergedReport MergeShards(const std::vector<LoadedReport>& reports) {
   static const std::set<std::string> kOwnPerShard = {"shard", "shards", "missing_shards", "jobs",
                                                      "started_at", "bad_fixtures"};
   json context = json::object();
-  for (const auto& [key, value] : contexts[0].items()) {
+  for (const auto& item : contexts[0].items()) {
+    // Named, not a structured binding: clang 14 (the fuzz build) cannot capture one.
+    const std::string& key = item.key();
+    const json& value = item.value();
     if (kOwnPerShard.count(key) != 0) continue;
     const bool common = std::all_of(contexts.begin(), contexts.end(), [&](const json& c) {
       const auto it = c.find(key);

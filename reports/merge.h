@@ -26,7 +26,8 @@ struct MergedReport {
 /// Merges shard reports. Throws BadReport naming the two files and what differs: a member of
 /// kShardInvariantMembers, the shard count n, context.clause_levels or json_schema_version; the
 /// same shard twice; a case in two reports; a whole run (shard 1/1) merged with anything; a
-/// context.shard that is not "i/n". The merged context keeps every member all shards share,
+/// context.shard that is not "i/n"; and naming the one file: a summary missing or differing
+/// in any count from the shard's own results (cut or edited). The merged context keeps every member all shards share,
 /// `shard` lists the merged shards ("1-2,4/4"), `shards` and (when any are) `missing_shards`
 /// list them as numbers, `started_at` is the earliest, `bad_fixtures` the sum, `jobs` is
 /// dropped. Results are sorted by id.

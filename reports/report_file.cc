@@ -1,7 +1,8 @@
 #include "reports/report_file.h"
 
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <set>
 
 #include "reports/index.h"
@@ -22,7 +23,99 @@ std::string ParseMessage(const std::string& what) {
                                                                             : what;
 }
 
+// The 0-based offset of the bracket that opens level kMaxReportDepth + 1, or npos. Brackets in
+// strings do not count; for valid JSON the scan sees exactly the parser's nesting, and invalid
+// JSON fails to parse at or before the place the scan goes wrong.
+std::size_t TooDeepAt(std::string_view text) {
+  std::size_t depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;  // an escaped quote does not end the string
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxReportDepth) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// The 0-based offset of the first number outside strings that overflows a double (what
+// nlohmann refuses with out_of_range), or 0.
+std::size_t OverflowAt(std::string_view text) {
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '-' || (c >= '0' && c <= '9')) {
+      std::size_t end = i;
+      while (end < text.size() && std::string_view("+-.0123456789eE").find(text[end]) !=
+                                      std::string_view::npos) {
+        ++end;
+      }
+      const std::string number(text.substr(i, end - i));
+      if (std::isinf(std::strtod(number.c_str(), nullptr))) return i;
+      i = end - 1;
+    }
+  }
+  return 0;
+}
+
 }  // namespace
+
+nlohmann::json ParseReportText(std::string_view text, const std::string& file) {
+  if (const std::size_t at = TooDeepAt(text); at != std::string_view::npos) {
+    Refuse(file, "refused at byte " + std::to_string(at + 1) + ": arrays and objects nest deeper "
+                 "than " + std::to_string(kMaxReportDepth) + " levels, the bound of a report file");
+  }
+  try {
+    return nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    Refuse(file, "invalid JSON at byte " + std::to_string(e.byte) + ": " + ParseMessage(e.what()));
+  } catch (const nlohmann::json::out_of_range&) {
+    // 1e999: nlohmann's out_of_range names no position (nor is the number quoted here).
+    Refuse(file, "invalid JSON at byte " + std::to_string(OverflowAt(text) + 1) +
+                     ": a number beyond the range of a double");
+  }
+}
+
+nlohmann::json ReadReportJson(const fs::path& file, const std::string& shown) {
+  std::error_code error;
+  // A FIFO or a device would block or read without end.
+  if (!fs::is_regular_file(file, error)) Refuse(shown, "not a regular file");
+  // Bounded before reading: a report is ours, but the file may have been replaced.
+  const std::uintmax_t size = fs::file_size(file, error);
+  const auto too_large = [&](const std::string& bytes) {
+    Refuse(shown, bytes + " bytes: a report file holds at most " +
+                      std::to_string(kMaxReportBytes) + " bytes");
+  };
+  if (!error && size > kMaxReportBytes) too_large(std::to_string(size));
+  std::ifstream in(file, std::ios::binary);
+  if (!in) Refuse(shown, "cannot be read");
+  std::string text;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxReportBytes) too_large("more than " + std::to_string(kMaxReportBytes));
+  }
+  if (in.bad()) Refuse(shown, "cannot be read");
+  return ParseReportText(text, shown);
+}
 
 void CheckIndexShape(const nlohmann::json& index, const std::string& file) {
   if (!index.is_object()) Refuse(file, "not a report index: the top level is not an object");
@@ -69,16 +162,7 @@ LoadedReport LoadReport(const fs::path& path) {
                                      : "no such file (a report folder holds an index.json)");
   }
   if (fs::is_directory(file, error)) Refuse(report.file, "is a folder, not an index.json");
-  std::ifstream in(file, std::ios::binary);
-  if (!in) Refuse(report.file, "cannot be read");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) Refuse(report.file, "cannot be read");
-  try {
-    report.index = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    Refuse(report.file,
-           "invalid JSON at byte " + std::to_string(e.byte) + ": " + ParseMessage(e.what()));
-  }
+  report.index = ReadReportJson(file, report.file);
   CheckIndexShape(report.index, report.file);
   return report;
 }

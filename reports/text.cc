@@ -266,8 +266,11 @@ std::vector<std::string> DiagnosticLines(const nlohmann::json& result) {
   const auto it = result.is_object() ? result.find("diagnostics") : result.end();
   if (!result.is_object() || it == result.end() || !it->is_array()) return lines;
   for (const auto& d : *it) {
-    lines.push_back(StringField(d, "line") + ":" + StringField(d, "column") + ": " +
-                    StringField(d, "message") + " [" + StringField(d, "rule") + "]");
+    // `file` only where one result gathers several entries of one id.
+    const std::string file = StringField(d, "file");
+    lines.push_back((file.empty() ? "" : file + ":") + StringField(d, "line") + ":" +
+                    StringField(d, "column") + ": " + StringField(d, "message") + " [" +
+                    StringField(d, "rule") + "]");
   }
   return lines;
 }

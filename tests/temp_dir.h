@@ -44,6 +44,14 @@ class TempDir {
     return file;
   }
 
+  /// As Write, then readable and writable by the owner only (mode 600), as a key file must be.
+  std::filesystem::path WritePrivate(const std::string& relative, const std::string& text) const {
+    const auto file = Write(relative, text);
+    std::filesystem::permissions(file, std::filesystem::perms::owner_read |
+                                           std::filesystem::perms::owner_write);
+    return file;
+  }
+
  private:
   std::filesystem::path path_;
 };

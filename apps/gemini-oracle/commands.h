@@ -80,6 +80,7 @@ struct StoreArgs {
   std::string action;  // keygen, rekey, info
   std::string store;   // URL (rekey, info)
   std::filesystem::path key_file;  // empty: the environment (docs/state-store.md)
+  std::filesystem::path out{};     // keygen: a new key file (mode 600) instead of stdout
 };
 int StoreCommand(const StoreArgs& args, std::ostream& out, std::ostream& err);
 
@@ -104,6 +105,8 @@ struct ClausesArgs {
 int ClausesCommand(const ClausesArgs& args, std::ostream& out, std::ostream& err);
 
 /// `gemini-oracle generate`: writes generated scenarios as ordinary case files.
+/// The most cases of one family a command writes: more is a usage error, not a disk filled.
+inline constexpr std::size_t kMaxGenerateCount = 100000;
 struct GenerateArgs {
   std::uint64_t seed = 1;
   std::size_t count = 1;

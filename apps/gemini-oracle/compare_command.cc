@@ -1,10 +1,13 @@
 // gemini-oracle compare: reads the reports, then writes the comparison (reports/compare.h).
+#include <optional>
 #include <ostream>
 
 #include "apps/gemini-oracle/commands.h"
 #include "apps/gemini-oracle/report_commands.h"
+#include "oracles/runner/diagnostic.h"
 #include "reports/compare.h"
 #include "reports/report_file.h"
+#include "reports/write_all.h"
 
 namespace gemini_oracle::cli {
 
@@ -20,7 +23,8 @@ int CompareCommand(const CompareArgs& args, std::ostream& out, std::ostream& err
   try {
     for (const auto& path : args.reports) loaded.push_back(reports::LoadReport(path));
   } catch (const reports::BadReport& e) {
-    err << "gemini-oracle compare: " << e.what() << "\n";
+    // It names the file and maybe a case id: both may hold control characters.
+    err << "gemini-oracle compare: " << runner::TerminalSafe(e.what()) << "\n";
     return kExitBadInput;
   }
   const nlohmann::json comparison = reports::BuildComparison(loaded);
@@ -29,6 +33,14 @@ int CompareCommand(const CompareArgs& args, std::ostream& out, std::ostream& err
   if (error || !std::filesystem::is_directory(args.out, error)) {
     err << "gemini-oracle compare: --out: " << DisplayPath(args.out)
         << ": cannot create the folder\n";
+    return kExitBadInput;
+  }
+  // Two comparisons into one folder would mix their pages: the second is refused.
+  std::optional<reports::ReportDirLock> lock;
+  try {
+    lock.emplace(args.out);
+  } catch (const std::exception& e) {
+    err << "gemini-oracle compare: --out: " << e.what() << "\n";
     return kExitBadInput;
   }
   try {

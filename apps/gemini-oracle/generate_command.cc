@@ -70,6 +70,16 @@ std::string FamilyNames() {
 
 int GenerateCommand(const GenerateArgs& args, std::ostream& out, std::ostream& err) {
   const std::string name = "gemini-oracle generate: ";
+  // An empty folder would mean the working folder, and a count past the limit (CLI11 saturates
+  // a huge number to SIZE_MAX) would write until the disk is full.
+  if (args.out.empty()) {
+    err << name << "--out needs a folder (an empty path is refused)\n";
+    return kExitBadInput;
+  }
+  if (args.count < 1 || args.count > kMaxGenerateCount) {
+    err << name << "--count takes a whole number from 1 to " << kMaxGenerateCount << "\n";
+    return kExitBadInput;
+  }
   std::vector<std::size_t> chosen;
   for (std::size_t f = 0; f < Families().size(); ++f) {
     if (args.family == "all" || args.family == Families()[f].name) chosen.push_back(f);

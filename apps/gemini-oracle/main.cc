@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <string>
 #include <thread>
 
 #include "apps/gemini-oracle/commands.h"
 #include "apps/gemini-oracle/report_commands.h"
+#include "oracles/runner/descendants.h"
 
 namespace cli = gemini_oracle::cli;
 
@@ -24,6 +26,25 @@ std::string AtLeastOne(const std::string& text) {
   }
   if (text.find_first_not_of('0') == std::string::npos) return "takes a number of at least 1";
   return {};
+}
+
+// From 1 to `most`, checked on the text: CLI11 saturates a number too large for the type.
+std::function<std::string(const std::string&)> AtMost(std::size_t most) {
+  return [most](const std::string& text) {
+    std::string problem = AtLeastOne(text);
+    const std::string bound = std::to_string(most);
+    const std::string digits = text.substr(std::min(text.find_first_not_of('0'), text.size()));
+    if (problem.empty() &&
+        (digits.size() > bound.size() || (digits.size() == bound.size() && digits > bound))) {
+      problem = "takes a number from 1 to " + bound;
+    }
+    return problem;
+  };
+}
+
+// A path option whose empty value would silently mean the working folder.
+std::string NotEmpty(const std::string& text) {
+  return text.empty() ? "needs a path, got an empty one" : std::string();
 }
 
 std::string Seconds(const std::string& text) {
@@ -132,6 +153,12 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::IsMember({"keygen", "rekey", "info"}));
   store_cmd->add_option("--store", store.store, "Store URL (rekey, info)");
+  std::string store_out;
+  store_cmd
+      ->add_option("--out", store_out,
+                   "keygen: create this key file (mode 600, never replacing a file) instead of "
+                   "printing the key")
+      ->check(NotEmpty);
   store_cmd->add_option("--key-file", store_key_file,
                         "Key file, current key first (default: GEMINI_ORACLE_STATE_KEY_FILE or "
                         "GEMINI_ORACLE_STATE_KEY)");
@@ -159,10 +186,15 @@ int main(int argc, char** argv) {
   auto* generate_cmd = app.add_subcommand(
       "generate", "Write generated scenarios as case files (the same seed, the same bytes)");
   generate_cmd->add_option("--seed", generate.seed, "Seed of the whole set")->capture_default_str();
-  generate_cmd->add_option("--count", generate.count, "How many cases of each family")
-      ->check(AtLeastOne)
+  generate_cmd
+      ->add_option("--count", generate.count,
+                   "How many cases of each family (1 to " +
+                       std::to_string(cli::kMaxGenerateCount) + ")")
+      ->check(AtMost(cli::kMaxGenerateCount))
       ->capture_default_str();
-  generate_cmd->add_option("--out", generate.out, "Folder to write them into")->required();
+  generate_cmd->add_option("--out", generate.out, "Folder to write them into")
+      ->required()
+      ->check(NotEmpty);
   generate_cmd
       ->add_option("--family", generate.family,
                    "Which generator: all, parallel_calls, conversation or call_pieces")
@@ -287,6 +319,12 @@ int main(int argc, char** argv) {
   const auto fixtures_or = [&](const std::string& given) {
     return given.empty() ? root / "fixtures" : std::filesystem::path(given);
   };
+  // The commands that start processes (drivers, fault runs) end them on every way out,
+  // signals included; before any thread starts, since threads inherit the blocked signals.
+  if (*run_cmd || *mutants_cmd) {
+    gemini_oracle::runner::descendants::EndAllOnExit(*run_cmd ? "gemini-oracle run"
+                                                              : "gemini-oracle mutants");
+  }
   if (*run_cmd) {
     run.source_root = root;
     run.fixtures = fixtures_or(run_fixtures);
@@ -307,6 +345,7 @@ int main(int argc, char** argv) {
   }
   if (*store_cmd) {
     store.key_file = store_key_file;
+    store.out = store_out;
     return Guarded("store", [&] { return cli::StoreCommand(store, std::cout, std::cerr); });
   }
   if (*check_cmd) {

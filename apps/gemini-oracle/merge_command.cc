@@ -1,10 +1,14 @@
 // gemini-oracle merge: reads the shard reports, joins them (reports/merge.h), writes the
 // whole run's reports.
-#include <algorithm>
+#include <optional>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "apps/gemini-oracle/commands.h"
+#include "apps/gemini-oracle/exit_status.h"
 #include "apps/gemini-oracle/report_commands.h"
+#include "oracles/runner/diagnostic.h"
 #include "reports/index.h"
 #include "reports/merge.h"
 #include "reports/report_file.h"
@@ -34,7 +38,8 @@ int MergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err) {
     for (const auto& path : args.reports) loaded.push_back(reports::LoadReport(path));
     merged = reports::MergeShards(loaded);
   } catch (const reports::BadReport& e) {
-    err << "gemini-oracle merge: " << e.what() << "\n";
+    // It names the file and maybe a case id: both may hold control characters.
+    err << "gemini-oracle merge: " << runner::TerminalSafe(e.what()) << "\n";
     return kExitBadInput;
   }
   // Writing over a shard's own report would destroy an input the user may still need.
@@ -42,28 +47,30 @@ int MergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err) {
   for (const auto& report : loaded) {
     if (fs::equivalent(report.file, args.report_dir / "index.json", error)) {
       err << "gemini-oracle merge: --report-dir " << DisplayPath(args.report_dir) << " holds "
-          << report.file << ", one of the shards; merge into another folder\n";
+          << runner::TerminalSafe(report.file) << ", one of the shards; merge into another folder\n";
       return kExitBadInput;
     }
   }
+  // Held until the merge ends: another run or merge into this folder would replace its files.
+  std::optional<reports::ReportDirLock> report_lock;
   try {
+    report_lock.emplace(args.report_dir);
     reports::PrepareReportDir(args.report_dir);
   } catch (const std::exception& e) {
     err << "gemini-oracle merge: --report-dir: " << e.what() << "\n";
     return kExitBadInput;
   }
   int status = 0;
+  std::vector<std::string> written;
   try {
-    reports::WriteAll(merged.index, args.report_dir);
+    reports::WriteAll(merged.index, args.report_dir, nullptr, &written);
   } catch (const std::exception& e) {
     err << "gemini-oracle merge: " << e.what() << "\n";
     status |= kExitHarness;
   }
   const nlohmann::json& results = merged.index["results"];
-  if (std::any_of(results.begin(), results.end(),
-                  [](const nlohmann::json& result) { return reports::Gates(result); })) {
-    status |= kExitConformance;
-  }
+  // The bits the whole run would have exited with (a timeout is 2, a bad fixture 4).
+  status |= ResultExitBits(results);
   out << "gemini-oracle merge: shards " << List(merged.shards) << " of " << merged.shard_count
       << ", " << results.size() << " cases\n";
   if (!merged.missing.empty()) {
@@ -76,8 +83,9 @@ int MergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err) {
   const nlohmann::json& s = merged.index["summary"];
   const auto count = [&](const char* key) { return s.value(key, std::size_t{0}); };
   const auto bad = merged.index["context"].value("bad_fixtures", std::size_t{0});
-  out << "reports: " << DisplayPath(args.report_dir)
-      << "/{index.json,junit.xml,summary.md,summary.html}\n";
+  out << "reports: "
+      << reports::WrittenReports(DisplayPath(args.report_dir), reports::ReportFileNames(), written)
+      << "\n";
   out << "gemini-oracle: " << count("passed") << " passed, " << count("failed") << " failed, "
       << count("skipped") << " skipped, " << count("implementation_defined")
       << " implementation-defined, " << count("errors") << " errors (" << bad

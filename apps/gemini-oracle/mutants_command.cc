@@ -3,8 +3,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <ostream>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "apps/gemini-oracle/commands.h"
 #include "mutants/catalogue.h"
@@ -120,7 +123,10 @@ int MutantsCommand(const MutantsArgs& args, std::ostream& out, std::ostream& err
         << "; a filter is a fault id, a group prefix ending in '.' (parser.) or a glob\n";
     return kExitBadInput;
   }
+  // Held until the mutation run ends: another run into this folder would replace its files.
+  std::optional<reports::ReportDirLock> report_lock;
   try {
+    report_lock.emplace(args.report_dir);
     reports::PrepareReportDir(args.report_dir, true);
   } catch (const std::exception& e) {
     err << name << "--report-dir: " << e.what() << "\n";
@@ -256,14 +262,17 @@ int MutantsCommand(const MutantsArgs& args, std::ostream& out, std::ostream& err
   stryker.config["clean"] = section["clean"];
   stryker.config["stop_reason"] = run.stop_reason;
   const nlohmann::json stryker_report = mutants::StrykerReport(stryker);
+  std::vector<std::string> written;
   try {
-    reports::WriteAll(index, args.report_dir, &stryker_report);
+    reports::WriteAll(index, args.report_dir, &stryker_report, &written);
   } catch (const std::exception& e) {
     err << name << e.what() << "\n";
     status |= kExitHarness;
   }
-  out << "reports: " << DisplayPath(args.report_dir)
-      << "/{mutants.json,index.json,junit.xml,summary.md,summary.html}\n";
+  std::vector<std::string> order = {reports::kMutantsReportName};
+  for (const auto& file : reports::ReportFileNames()) order.push_back(file);
+  out << "reports: " << reports::WrittenReports(DisplayPath(args.report_dir), order, written)
+      << "\n";
   return status;
 }
 

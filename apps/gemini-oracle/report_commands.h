@@ -15,8 +15,8 @@ struct CompareArgs {
 };
 /// Writes compare.md, compare.html and compare.json. Exit status: 0 when written (verdicts
 /// that differ are the finding, not an error); 4 fewer than two reports, a report that cannot
-/// be read or is not an index, or an --out that cannot be created (nothing written); 2 a write
-/// that failed.
+/// be read or is not an index, or an --out that cannot be created or that another process is
+/// writing in (nothing written); 2 a write that failed.
 int CompareCommand(const CompareArgs& args, std::ostream& out, std::ostream& err);
 
 /// `gemini-oracle merge [--report-dir DIR] REPORT...`: one run's shards joined.
@@ -25,9 +25,10 @@ struct MergeArgs {
   std::filesystem::path report_dir = "reports/merged";
 };
 /// Writes the merged index.json, junit.xml, summary.md and summary.html. Exit status: 4 a bad
-/// report or shards that do not belong together (nothing written); otherwise bit 1 when a
-/// result gates and bit 2 when shards are missing (the merged report is incomplete) or a write
-/// failed.
+/// report, shards that do not belong together, or a --report-dir another process is writing
+/// in (nothing written); otherwise the bits `run` gives the same results (1 a failure, 2 an
+/// error or a timeout, 4 a bad fixture), and bit 2 when shards are missing (the merged report
+/// is incomplete) or a write failed.
 int MergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err);
 
 /// `gemini-oracle compliance [--out DIR] [LABEL=]REPORT...`: the compliance table

@@ -10,9 +10,11 @@
 #include <sstream>
 
 #include "apps/gemini-oracle/commands.h"
+#include "apps/gemini-oracle/exit_status.h"
 #include "apps/gemini-oracle/store_settings.h"
 #include "oracles/model/streamed_twin.h"
 #include "oracles/runner/case_loader.h"
+#include "oracles/runner/diagnostic.h"
 #include "oracles/runner/error_map.h"
 #include "oracles/runner/expectations.h"
 #include "oracles/runner/process_driver.h"
@@ -33,13 +35,17 @@ std::filesystem::path DefaultSourceRoot() {
 }
 
 std::string DisplayPath(const std::filesystem::path& path) {
+  // Made terminal-safe: a name holding ESC or a newline must not drive the terminal or split a
+  // `file:line:col` line.
   std::error_code error;
   const auto cwd = std::filesystem::current_path(error);
-  if (error) return path.generic_string();
+  if (error) return runner::TerminalSafe(path.generic_string());
   const auto relative =
       std::filesystem::absolute(path, error).lexically_normal().lexically_relative(cwd);
-  if (error || relative.empty() || *relative.begin() == "..") return path.generic_string();
-  return relative.generic_string();
+  if (error || relative.empty() || *relative.begin() == "..") {
+    return runner::TerminalSafe(path.generic_string());
+  }
+  return runner::TerminalSafe(relative.generic_string());
 }
 
 namespace {
@@ -119,8 +125,11 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   }
   const std::string fault = ref::fault::ActiveId();
   // Before anything runs: a run that cannot write its verdict must not start, and the
-  // previous run's reports must not survive a run that dies.
+  // previous run's reports must not survive a run that dies. The folder is held until the
+  // run ends: a second run into it would replace this run's reports.
+  std::optional<reports::ReportDirLock> report_lock;
   try {
+    report_lock.emplace(args.report_dir);
     reports::PrepareReportDir(args.report_dir);
   } catch (const std::exception& e) {
     err << "gemini-oracle run: --report-dir: " << e.what() << "\n";
@@ -178,7 +187,8 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     if (runner::InShard(c, *shard)) selected.push_back(std::move(c));
   }
   const auto store =
-      CheckedStoreSettings(args.store, args.store_key_file, "gemini-oracle run", out, err, status);
+      CheckedStoreSettings(args.store, args.store_key_file, "gemini-oracle run", out, err, status,
+                           args.case_timeout);
   if (!store) return status;
   const std::uint64_t seed = args.seed.value_or(ClockSeed());
   out << "gemini-oracle run: " << selected.size() << " cases, seed " << seed << ", jobs "
@@ -226,12 +236,14 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
     if (gating) ++failing;
     if (args.progress) {
       err << "\r\033[K[" << done << "/" << total << "] " << result["verdict"].get<std::string>()
-          << " " << result["id"].get<std::string>() << std::flush;
+          << " " << runner::TerminalSafe(result["id"].get<std::string>()) << std::flush;
     }
     if (gating) {
       if (args.progress) err << "\n";
-      err << result["verdict"].get<std::string>() << ": " << result["id"].get<std::string>() << " ("
-          << result["reason"].get<std::string>() << ")\n";
+      // A case id is its file name: made safe like every displayed path.
+      err << result["verdict"].get<std::string>() << ": "
+          << runner::TerminalSafe(result["id"].get<std::string>()) << " ("
+          << runner::TerminalSafe(result["reason"].get<std::string>()) << ")\n";
     }
     if (!args.progress) {
       // Not a terminal (a CI log): a line every tenth of the run and at least every 5 s.
@@ -329,10 +341,7 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
       runner::BadFixtureResults(corpus.diagnostics, args.fixtures, *shard, options);
   // The exit bit follows the reports: the shard that holds a bad file says so.
   if (!bad.empty()) status |= kExitBadInput;
-  for (const auto& entry : bad) results.push_back(entry);
-  std::stable_sort(results.begin(), results.end(), [](const auto& a, const auto& b) {
-    return a["id"].template get<std::string>() < b["id"].template get<std::string>();
-  });
+  runner::AddBadFixtureResults(results, bad);  // sorted by id, one result per id
   if (expectations) runner::ApplyExpectations(*expectations, results);
 
   nlohmann::json context = nlohmann::json::object();
@@ -361,8 +370,9 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   context["bad_fixtures"] = bad.size();
   context["clause_levels"] = runner::ClauseLevels(loader->registry());
   const nlohmann::json index = reports::BuildIndex(context, results);
+  std::vector<std::string> written;
   try {
-    reports::WriteAll(index, args.report_dir);
+    reports::WriteAll(index, args.report_dir, nullptr, &written);
   } catch (const std::exception& e) {
     err << "gemini-oracle run: " << e.what() << "\n";
     status |= kExitHarness;
@@ -371,10 +381,10 @@ int RunCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   const nlohmann::json& s = index["summary"];
   const auto count = [&](const char* key) { return s.value(key, std::size_t{0}); };
   // Bad fixtures are errors in the reports, but their exit bit is the bad-input one.
-  if (count("errors") > bad.size() || count("timeouts") > 0) status |= kExitHarness;
-  if (count("failed") > 0 || count("unexpected_passes") > 0) status |= kExitConformance;
-  out << "reports: " << DisplayPath(args.report_dir)
-      << "/{index.json,junit.xml,summary.md,summary.html}\n";
+  status |= ResultExitBits(index["results"]);
+  out << "reports: "
+      << reports::WrittenReports(DisplayPath(args.report_dir), reports::ReportFileNames(), written)
+      << "\n";
   out << "gemini-oracle: " << count("passed") << " passed, " << count("failed") << " failed, "
       << count("skipped") << " skipped, " << count("implementation_defined")
       << " implementation-defined, " << count("errors") << " errors (" << bad.size()

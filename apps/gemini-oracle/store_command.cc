@@ -3,6 +3,7 @@
 #include <ostream>
 #include <string>
 #include <string_view>
+#include <system_error>
 
 #include "apps/gemini-oracle/commands.h"
 #include "apps/gemini-oracle/store_settings.h"
@@ -34,10 +35,25 @@ std::string Printable(std::string_view id) {
 int StoreCommand(const StoreArgs& args, std::ostream& out, std::ostream& err) {
   const std::string command = "gemini-oracle store " + args.action;
   if (args.action == "keygen") {
-    // A key line for a key file; rotation puts the new line first and keeps the old ones.
     const ref::StateKey key = ref::Keyring::NewKey();
+    if (!args.out.empty()) {
+      try {
+        ref::WriteNewKeyFile(args.out, key);
+      } catch (const std::system_error& e) {
+        err << command << ": " << e.what() << " (an existing file is never replaced)\n";
+        return e.code() == std::errc::file_exists ? kExitBadInput : kExitHarness;
+      }
+      out << command << ": key " << key.id << " written to " << DisplayPath(args.out)
+          << " (mode 600)\n";
+      return 0;
+    }
+    // A key line for a key file; rotation puts the new line first and keeps the old ones.
     out << "# key id " << key.id << "\n" << ref::KeyToHex(key) << "\n";
     return 0;
+  }
+  if (!args.out.empty()) {
+    err << command << ": --out is for keygen only\n";
+    return kExitBadInput;
   }
   if (args.store.empty()) {
     err << command << ": --store URL is required\n";

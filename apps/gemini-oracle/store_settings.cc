@@ -24,8 +24,9 @@ std::optional<ref::Keyring> KeyringFor(const std::filesystem::path& key_file,
 
 std::optional<runner::ReferenceDriver::StoreSettings> CheckedStoreSettings(
     const std::string& url, const std::filesystem::path& key_file, const char* command,
-    std::ostream& out, std::ostream& err, int& status) {
+    std::ostream& out, std::ostream& err, int& status, std::chrono::milliseconds wait_limit) {
   runner::ReferenceDriver::StoreSettings settings;
+  settings.wait_limit = wait_limit;
   if (url.empty()) {
     if (!key_file.empty()) {
       err << command << ": --store-key-file needs --store\n";
@@ -43,7 +44,8 @@ std::optional<runner::ReferenceDriver::StoreSettings> CheckedStoreSettings(
              "give --store-key-file or GEMINI_ORACLE_STATE_KEY to keep it readable)\n";
       settings.keyring = ref::Keyring::Ephemeral();
     }
-    ref::OpenStateStore(url, *settings.keyring);
+    ref::OpenStateStore(url, *settings.keyring, ref::StoreOpening::kCreateWhenMissing,
+                        wait_limit);
   } catch (const ref::ProviderError& e) {
     err << command << ": " << e.what() << " [" << e.code() << "]\n";
     status |= e.code() == "store.unavailable" ? kExitHarness : kExitBadInput;

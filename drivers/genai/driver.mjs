@@ -22,14 +22,15 @@
 // carried-state, persistence or approvals (a chat session starts empty and keeps its history in
 // memory), no typed-errors (refusal codes are the SDK's error class names), no snapshots.
 //
-// Protocol 2: the protocol lines go to descriptor 3 when `start` names it and it is open, else to
-// standard output; the SDK writes warnings with console.warn and console.debug, and
-// console.debug (like console.log) writes to standard output in Node, so those go to standard
-// error anyway.
+// Protocol 2: a refusal names neither exchange nor phase (the application cannot see whether the
+// SDK's request had left), and the oracle places it from its journal. The protocol lines go to
+// descriptor 3 when `start` names it and it is open, else to standard output; the SDK writes
+// warnings with console.warn and console.debug, and console.debug (like console.log) writes to
+// standard output in Node, so those go to standard error anyway.
 
 import { createWriteStream, fstatSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { GoogleGenAI, createPartFromFunctionResponse, mcpToTool } from '@google/genai';
+import { ApiError, GoogleGenAI, createPartFromFunctionResponse, mcpToTool } from '@google/genai';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -69,15 +70,6 @@ function chooseChannel(start) {
   }
   out = createWriteStream(null, { fd: 3 });
 }
-
-// Requests that left for the server, counted at fetch (the SDK calls the global fetch): an error
-// raised before the count moved is a build refusal, after it an http or parse one (§5.1).
-let requestsSent = 0;
-const realFetch = globalThis.fetch;
-globalThis.fetch = (...args) => {
-  requestsSent += 1;
-  return realFetch(...args);
-};
 
 // ---------------------------------------------------------------------------------------------
 // The case's `then` (§5.4)
@@ -183,23 +175,17 @@ function exchangeReport() {
 
 /// A refusal: the SDK's error class as the code, and a message that says only that (the
 /// oracle judges refusal messages for leaks, ADR-226.19; the SDK's own texts quote the body).
-function refusal(error, phase, exchange) {
+/// The SDK's errors do not say whether the request had gone out, so the refusal names no
+/// exchange or phase: the oracle places it from its journal (protocol 2, INTERPRETING §15.1).
+function refusal(error) {
   let code = typeof error?.name === 'string' && error.name !== '' ? error.name : 'Error';
   if (!/^[A-Za-z0-9_.:-]{1,64}$/.test(code)) code = 'Error';
-  return { code, phase, exchange, message: `the SDK raised ${code} (${phase})` };
+  return { code, message: `the SDK raised ${code}` };
 }
 
-/// The phase of an error raised after the request went out: the transport, an HTTP status, a
-/// body or stream event that is not JSON are `http`; anything else the SDK raised while reading
-/// the answer is `parse` (§5.1).
-function phaseAfterContact(error) {
-  if (error?.name === 'ApiError' || error instanceof SyntaxError) return 'http';
-  if (error instanceof TypeError && error.cause !== undefined) return 'http'; // fetch failed, terminated
-  const message = String(error?.message ?? '');
-  if (/^(Incomplete JSON segment|Response body is empty|exception parsing stream chunk|terminated)/
-    .test(message)) return 'http';
-  return 'parse';
-}
+/// An ApiError is the server's answer (an HTTP error status or an error event of the stream):
+/// the request it refuses was built and sent.
+const answeredWithError = (error) => error instanceof ApiError;
 
 function client(c) {
   if (VERTEX) {
@@ -273,16 +259,18 @@ async function runChat(c) {
     answers = [];
     const config = configFor(options, exchange.tool_mode, options.tools);
     const turn = new Turn(k);
-    const before = requestsSent;
     try {
       if (exchange.streamed) {
-        for await (const chunk of await chat.sendMessageStream({ message, config })) turn.add(chunk);
+        for await (const chunk of await chat.sendMessageStream({ message, config })) {
+          er.request_built = true; // an answer is arriving
+          turn.add(chunk);
+        }
       } else {
         turn.add(await chat.sendMessage({ message, config }));
       }
     } catch (error) {
-      er.request_built = requestsSent > before;
-      report.refusal = refusal(error, er.request_built ? phaseAfterContact(error) : 'build', k);
+      er.request_built ||= answeredWithError(error);
+      report.refusal = refusal(error);
       return report;
     }
     er.request_built = er.response_parsed = true;
@@ -480,24 +468,16 @@ async function runAfc(c) {
   const models = ai.models;
   const generateContentInternal = models.generateContentInternal.bind(models);
   let next = 0; // the exchange the next request belongs to
-  let failedAt; // [exchange, phase] of an error raised around a request
   models.generateContentInternal = async (params) => {
     const k = next++;
-    const before = requestsSent;
     let response;
     try {
       response = await generateContentInternal(params);
     } catch (error) {
-      open(k).er.request_built = requestsSent > before;
-      failedAt = [k, requestsSent > before ? phaseAfterContact(error) : 'build'];
+      open(k).er.request_built = answeredWithError(error);
       throw error;
     }
-    try {
-      parsed(k, response);
-    } catch (error) {
-      failedAt = [k, 'parse'];
-      throw error;
-    }
+    parsed(k, response);
     return response;
   };
 
@@ -513,10 +493,16 @@ async function runAfc(c) {
     else config.automaticFunctionCalling = { disable: true };
     const message = c.exchanges[group.start - 1].user;
     next = group.start;
-    failedAt = undefined;
-    const sentBefore = requestsSent;
-    let k = group.start; // streamed: the exchange whose answer is arriving
-    let roundsDone = 0;
+    // Streamed: the exchange whose answer is arriving. After yielding its answers to the tools
+    // the SDK always sends the next request, so the exchanges reached are group.start..k.
+    let k = group.start;
+    const streamedRoundsParsed = (through) => {
+      for (let j = group.start; j <= through; ++j) {
+        const { er, turn } = open(j);
+        er.request_built = er.response_parsed = true;
+        er.calls = turn.reported();
+      }
+    };
     try {
       if (group.streamed) {
         for await (const chunk of await chat.sendMessageStream({ message, config })) {
@@ -524,7 +510,6 @@ async function runAfc(c) {
           // turn is complete, its answers are settled before the SDK sends them.
           if (ownAnswers(chunk)) {
             settleStreamed(open(k).turn, chunk.candidates[0].content.parts);
-            roundsDone += 1;
             k += 1;
             continue;
           }
@@ -533,44 +518,27 @@ async function runAfc(c) {
           for (const call of turn.calls) turnOfCall.set(call, turn);
           report.exchanges[k - 1].request_built = true;
         }
-        for (let j = group.start; j < group.start + (requestsSent - sentBefore); ++j) {
-          const { er, turn } = open(j);
-          er.request_built = er.response_parsed = true;
-          er.calls = turn.reported();
-        }
+        streamedRoundsParsed(k);
       } else {
         await chat.sendMessage({ message, config });
       }
     } catch (error) {
-      const sent = requestsSent - sentBefore;
-      let exchange;
-      let phase;
-      if (failedAt) {
-        [exchange, phase] = failedAt;
-      } else if (sent === 0) {
-        [exchange, phase] = [group.start, 'build'];
-      } else if (group.streamed && roundsDone < sent) {
-        [exchange, phase] = [group.start + sent - 1, phaseAfterContact(error)];
-      } else if (group.start + sent <= last) {
-        // The last answer was read and its calls run; the next request failed to build.
-        [exchange, phase] = [group.start + sent, 'build'];
-      } else {
-        [exchange, phase] = [last, 'parse'];
-      }
+      // The exchange the application was on: streamed, the one whose answer was arriving or whose
+      // request was being built (those before it were read whole); else the last one the SDK
+      // asked for. Whether the SDK failed building it or reading its answer the oracle tells
+      // from its journal.
       if (group.streamed) {
-        for (let j = group.start; j < exchange; ++j) {
-          const { er, turn } = open(j);
-          er.request_built = er.response_parsed = true;
-          er.calls = turn.reported();
-        }
-        open(exchange).er.request_built = phase !== 'build';
+        streamedRoundsParsed(k - 1);
+        const { er } = open(k);
+        er.request_built ||= answeredWithError(error);
       }
-      open(exchange);
-      report.exchanges.length = exchange;
-      report.refusal = refusal(error, phase, exchange);
+      const reached = group.streamed ? k : Math.max(group.start, next - 1);
+      open(reached);
+      report.exchanges.length = reached;
+      report.refusal = refusal(error);
       return report;
     }
-    const reached = group.start + (requestsSent - sentBefore) - 1;
+    const reached = group.streamed ? k : next - 1;
     if (reached < last) {
       // The model stopped calling tools before the case's loop ended: the conversation the case
       // scripts is over for this application.
@@ -796,28 +764,20 @@ async function runMcp(c, line) {
   const models = ai.models;
   const generateContentInternal = models.generateContentInternal.bind(models);
   let next = 0;
-  let failedAt;
   models.generateContentInternal = async (params) => {
     const k = next++;
-    const before = requestsSent;
     let response;
     try {
       response = await generateContentInternal(params);
     } catch (error) {
-      open(k).er.request_built = requestsSent > before;
-      failedAt = [k, requestsSent > before ? phaseAfterContact(error) : 'build'];
+      open(k).er.request_built = answeredWithError(error);
       throw error;
     }
-    try {
-      const { er, turn } = open(k);
-      turn.add(response);
-      turn.complete = true;
-      er.request_built = er.response_parsed = true;
-      er.calls = turn.reported();
-    } catch (error) {
-      failedAt = [k, 'parse'];
-      throw error;
-    }
+    const { er, turn } = open(k);
+    turn.add(response);
+    turn.complete = true;
+    er.request_built = er.response_parsed = true;
+    er.calls = turn.reported();
     return response;
   };
 
@@ -832,10 +792,15 @@ async function runMcp(c, line) {
       else config.automaticFunctionCalling = { disable: true };
       const message = c.exchanges[group.start - 1].user;
       next = group.start;
-      failedAt = undefined;
-      const sentBefore = requestsSent;
+      // Streamed: the exchange whose answer is arriving, as in runAfc.
       let k = group.start;
-      let roundsDone = 0;
+      const streamedRoundsParsed = (through) => {
+        for (let j = group.start; j <= through; ++j) {
+          const { er, turn } = open(j);
+          er.request_built = er.response_parsed = true;
+          er.calls = turn.reported();
+        }
+      };
       try {
         if (group.streamed) {
           roundCalls = 0;
@@ -845,7 +810,6 @@ async function runMcp(c, line) {
             if (roundCalls > 0 && content?.role === 'user' && Array.isArray(content.parts) &&
                 content.parts.length > 0 && content.parts.every((part) => part?.functionResponse)) {
               roundCalls = 0;
-              roundsDone += 1;
               k += 1;
               continue;
             }
@@ -853,44 +817,24 @@ async function runMcp(c, line) {
             turn.add(chunk);
             report.exchanges[k - 1].request_built = true;
           }
-          for (let j = group.start; j < group.start + (requestsSent - sentBefore); ++j) {
-            const { er, turn } = open(j);
-            er.request_built = er.response_parsed = true;
-            er.calls = turn.reported();
-          }
+          streamedRoundsParsed(k);
         } else {
           await chat.sendMessage({ message, config });
         }
       } catch (error) {
-        const sent = requestsSent - sentBefore;
-        let exchange;
-        let phase;
-        if (failedAt) {
-          [exchange, phase] = failedAt;
-        } else if (sent === 0) {
-          [exchange, phase] = [group.start, 'build'];
-        } else if (group.streamed && roundsDone < sent) {
-          [exchange, phase] = [group.start + sent - 1, phaseAfterContact(error)];
-        } else if (group.start + sent <= last) {
-          // The last answer was read and its calls run; the next request failed to build.
-          [exchange, phase] = [group.start + sent, 'build'];
-        } else {
-          [exchange, phase] = [last, 'parse'];
-        }
+        // The exchange the application was on (as in runAfc); the oracle places the refusal.
         if (group.streamed) {
-          for (let j = group.start; j < exchange; ++j) {
-            const { er, turn } = open(j);
-            er.request_built = er.response_parsed = true;
-            er.calls = turn.reported();
-          }
-          open(exchange).er.request_built = phase !== 'build';
+          streamedRoundsParsed(k - 1);
+          const { er } = open(k);
+          er.request_built ||= answeredWithError(error);
         }
-        open(exchange);
-        report.exchanges.length = exchange;
-        report.refusal = refusal(error, phase, exchange);
+        const reached = group.streamed ? k : Math.max(group.start, next - 1);
+        open(reached);
+        report.exchanges.length = reached;
+        report.refusal = refusal(error);
         return report;
       }
-      const reached = group.start + (requestsSent - sentBefore) - 1;
+      const reached = group.streamed ? k : next - 1;
       if (reached < last) return report; // the model stopped calling tools before the case's loop ended
     }
     return report;

@@ -19,6 +19,7 @@
 #include "oracles/checks/judge.h"
 #include "oracles/checks/judge_json.h"
 #include "oracles/checks/wire_view.h"
+#include "oracles/model/call_pieces.h"
 
 namespace gemini_oracle::checks {
 namespace {
@@ -249,6 +250,7 @@ constexpr std::string_view kOrdinaryWords[] = {
     "partial_arg_path",
     "partial_arg_conflict",
     "call_unfinished",
+    "call_piece_id",
     "piece",
     "pieces",
     "interleaved",
@@ -591,12 +593,22 @@ void FromResponseBody(const Json& body, const std::string& source, std::vector<N
   }
 }
 
+// The arguments of every call of a turn as the judges read them (INTERPRETING §5.6): a value
+// streamed over several entries or pieces ("Inns" then "bruck") is content only once
+// assembled, and its pieces alone may be too short to look for.
+void FromAssembledCalls(const Json& parts, const std::string& source, std::vector<Native>& out) {
+  for (const model::PieceCall& call : model::GroupCalls(parts).calls) {
+    if (const Json* args = detail::Member(call.call, "args")) AddArguments(out, *args, source);
+  }
+}
+
 std::vector<Native> Natives(const model::Case& c) {
   // The corpus sentinel first: a native value holding it is reported as the sentinel.
   std::vector<Native> out = {{std::string(kCorpusSentinel), "corpus sentinel", ""}};
   for (std::size_t k = 0; k < c.exchanges.size(); ++k) {
     const std::string source = "exchange " + std::to_string(k + 1);
     FromResponseBody(detail::ScriptedBody(c.exchanges[k]), source, out);
+    FromAssembledCalls(detail::ScriptedParts(c.exchanges[k]), source, out);
   }
   if (c.transcript.is_array()) {
     for (std::size_t m = 0; m < c.transcript.size(); ++m) {
@@ -604,6 +616,7 @@ std::vector<Native> Natives(const model::Case& c) {
       const std::string source = "transcript message " + std::to_string(m);
       if (const Json* parts = detail::CapsuleNativeParts(message)) {
         FromNativeParts(*parts, source, out);
+        FromAssembledCalls(*parts, source, out);
       }
       if (const Json* calls = detail::Member(message, "tool_calls"); calls && calls->is_array()) {
         for (const auto& call : *calls) {

@@ -72,12 +72,25 @@ void CompareValue(const Context& ctx, const Json& native, const Json& replayed,
   }
 }
 
+// A member of a part's own message (not of a Struct value such as args, where null is a value)
+// whose value is null: Google reads JSON with the protobuf mapping, where null is the field's
+// default, so a replay without it sends Google the same part. Whether a null id is an absent
+// or a malformed id is left open by ADR-226 (INTERPRETING §8.3, §9): not judged.
+void DroppedNullMember(const Context& ctx, const std::string& member) {
+  ctx.Note("ADR-224.8", "a null " + member + " member of a native part is not replayed; "
+                        "Google reads a null member as unset, so the part is the same");
+}
+
 void CompareFunctionCall(const Context& ctx, const Json& native, const Json& replayed,
                          const std::string& at) {
   for (auto it = native.begin(); it != native.end(); ++it) {
     const std::string pointer = PointerAppend(at, it.key());
     const auto other = replayed.find(it.key());
     if (other == replayed.end()) {
+      if (it.value().is_null()) {
+        DroppedNullMember(ctx, "functionCall." + it.key());
+        continue;
+      }
       // ADR-224.8: every member is kept (functionCall.id included: ADR-226.3 needs it).
       ctx.Add("ADR-224.8", pointer, "the replayed functionCall drops its " + it.key() + " member",
               it.value(), "absent");
@@ -157,7 +170,9 @@ void CompareParts(const Context& ctx, const Json& native, const Json& replayed,
     for (auto it = np.begin(); it != np.end(); ++it) {
       const std::string member = PointerAppend(pointer, it.key());
       const auto other = rp.find(it.key());
-      if (other == rp.end()) {
+      if (other == rp.end() && it.value().is_null()) {
+        DroppedNullMember(ctx, it.key());
+      } else if (other == rp.end()) {
         // ADR-224.8: signatures and every other member stay on their part.
         ctx.Add("ADR-224.8", member, "a replayed part drops its " + it.key() + " member",
                 it.value(), "absent");

@@ -291,6 +291,15 @@ Json& AddMissing(Object& members, const std::string& name, Json value) {
   }
 }
 
+// ADR-224.4: a list as an object keyed by its indexes; nested values stay as they are. The
+// keys are new, so each is appended without a search (a long list stays linear).
+Json NumericKeyObject(const Json& list) {
+  Json object = Json::object();
+  auto& members = object.get_ref<Json::object_t&>();
+  for (std::size_t i = 0; i < list.size(); ++i) AddMissing(members, std::to_string(i), list[i]);
+  return object;
+}
+
 // Finds a member of a large object in about one step. The arguments keep their members in
 // order, in a list, so finding one by name walks them: a call of n members in one object would
 // cost about n*n/2 steps. The reader keeps, for each object beyond kFrom members it looked
@@ -488,15 +497,26 @@ class CallReader {
   }
 
   // A later piece's `args` (each member set like a non-continuing entry of `$.member`), then
-  // its partialArgs entries, in order, applied to the open call's arguments in place.
+  // its partialArgs entries, in order, applied to the open call's arguments in place. A list
+  // root that they apply to, or a later piece's list `args`, is read as ADR-224.4's numeric-key
+  // object, the form a replay sends ("Apply the same rule to Gemini-owned native parts on
+  // replay, including already carried turns"); a whole call's list root stays as sent.
   void Apply(PieceCall& call, const Json& fc, std::size_t at, bool later) {
-    if (const Json* given = later ? Member(fc, "args") : nullptr) {
+    const Json* given = later ? Member(fc, "args") : nullptr;
+    const Json* entries = Member(fc, "partialArgs");
+    if ((given != nullptr || entries != nullptr) && args_.is_array()) {
+      args_ = NumericKeyObject(args_);
+      index_.Clear();
+    }
+    if (given != nullptr) {
       assembled_ = true;
-      if (!given->is_object()) {
+      if (!given->is_object() && !given->is_array()) {
         Mark(call, kMalformed, at);
       } else {
+        const Json members = given->is_array() ? NumericKeyObject(*given) : Json();
+        const Json& object = given->is_array() ? members : *given;
         std::vector<Step> steps(1);
-        for (auto it = given->begin(); it != given->end(); ++it) {
+        for (auto it = object.begin(); it != object.end(); ++it) {
           steps[0] = it.key();
           if (auto code = ApplyValue(steps, &it.value(), false, args_, continued_, &index_)) {
             Mark(call, code->c_str(), at);
@@ -504,7 +524,6 @@ class CallReader {
         }
       }
     }
-    const Json* entries = Member(fc, "partialArgs");
     if (entries == nullptr) return;
     out_.pieced = true;
     assembled_ = true;
@@ -550,9 +569,17 @@ class CallReader {
     }
     if (name != nullptr) Mark(call, kNameRepeated, p);
     call.pieces.push_back(p);
+    // The call's id is the first one its pieces give: a later piece may repeat it, and one
+    // with another id breaks the grammar. An id only on a later piece is left open (an i_
+    // reading: the reference refuses it, response.call_piece_id); the judges take it as the
+    // call's id, so an implementation that binds and echoes it invents nothing.
     const Json* id = Member(fc, "id");
     const Json* first = Member(call.call, "id");
-    if (id != nullptr && (first == nullptr || *first != *id)) Mark(call, kIdMalformed, p);
+    if (id != nullptr && first == nullptr) {
+      call.call["id"] = *id;
+    } else if (id != nullptr && *first != *id) {
+      Mark(call, kIdMalformed, p);
+    }
     Apply(call, fc, p, /*later=*/true);
     if (!Continues(call, fc, p)) Close(p);
     return true;
@@ -612,6 +639,15 @@ class CallReader {
 TurnCalls GroupCalls(const Json& parts) {
   if (!parts.is_array()) return {};
   return CallReader().Read(parts);
+}
+
+bool HoldsCallInPieces(const Json& parts, const TurnCalls& turn) {
+  return std::any_of(turn.calls.begin(), turn.calls.end(), [&](const PieceCall& call) {
+    if (call.pieces.size() > 1) return true;
+    const Json* fc = Member(parts[call.pieces.front()], "functionCall");
+    const Json* more = fc != nullptr ? Member(*fc, "willContinue") : nullptr;
+    return more != nullptr && more->is_boolean() && more->get<bool>();
+  });
 }
 
 std::vector<std::size_t> CallPositions(const TurnCalls& turn) {

@@ -29,8 +29,9 @@ struct PieceCall {
   /// `response.call_name_repeated`, `response.partial_arg_path`,
   /// `response.partial_arg_conflict`, `response.call_unfinished`),
   /// `response.function_call_malformed` for a piece of the wrong shape (§5.6 "Shapes"), or
-  /// `native_id.malformed` for a piece whose `id` differs from the call's. Nullopt for a
-  /// well-formed call.
+  /// `native_id.malformed` for a later piece whose `id` differs from the one an earlier piece
+  /// gave. Nullopt for a well-formed call. An `id` only on a later piece is the call's id
+  /// here (§5.6 leaves it open; the reference refuses it).
   std::optional<std::string> malformed;
 };
 
@@ -51,8 +52,21 @@ struct TurnCalls {
 /// name), as every part was before §5.6; a piece that is no object ends its call; a
 /// part that is no piece of the open call closes it (a named `functionCall` then opens the
 /// next call); a piece that repeats the open call's name stays its piece; an entry whose path
-/// or value breaks the grammar sets nothing. Never throws.
+/// or value breaks the grammar sets nothing. A list `args` root that entries or a later
+/// piece's args apply to, and a later piece's list `args`, are read as the numeric-key object
+/// (ADR-224.4; the reference does so for carried state and refuses it in an answer). Never
+/// throws.
+///
+/// Where a stream breaks the grammar twice, this reading and the reference's may name a
+/// different break first (each reads in its own order): only the code in the judges'
+/// not-judged note differs, never whether the turn is judged.
 TurnCalls GroupCalls(const Json& parts);
+
+/// Whether `turn` (GroupCalls of `parts`) holds a call in pieces: one read over more than one
+/// piece, or opened with `willContinue: true`. What an implementation makes of such a call
+/// rests on streamed capture (§5.6 "Levels"); a single part with `willContinue: false` is a
+/// call sent whole, whatever else it holds.
+bool HoldsCallInPieces(const Json& parts, const TurnCalls& turn);
 
 /// The positions of the parts that open a call, in parse order (one per call).
 std::vector<std::size_t> CallPositions(const Json& parts);

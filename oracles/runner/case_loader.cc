@@ -4,6 +4,7 @@
 #include <atomic>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -11,6 +12,7 @@
 #include "oracles/runner/case_rules.h"
 #include "oracles/runner/json_positions.h"
 #include "oracles/runner/strict_json.h"
+#include "oracles/runner/threads.h"
 
 namespace gemini_oracle::runner {
 namespace fs = std::filesystem;
@@ -101,8 +103,9 @@ CorpusCheck CheckSorted(std::vector<fs::path> files, const fs::path& fixtures_ro
       loaded[i] = loader.Load(files[i], fixtures_root);
     }
   };
-  std::vector<std::thread> threads;
-  for (unsigned j = 1; j < std::max(1u, jobs); ++j) threads.emplace_back(worker);
+  // A thread that cannot start (a process limit) leaves its share to the others.
+  std::vector<std::thread> threads =
+      StartThreads(std::max(1u, jobs) - 1, [&](unsigned) { worker(); }, "threads loading cases");
   worker();
   for (auto& thread : threads) thread.join();
   CorpusCheck check;
@@ -136,7 +139,40 @@ void SortById(std::vector<fs::path>& files, const fs::path& fixtures_root) {
   for (auto& [id, file] : keyed) files.push_back(std::move(file));
 }
 
+// A case whose id a bad fixture's result takes too would give a report two results of one
+// id: the case is refused, and the bad fixture's result (which gathers every entry of its id)
+// reports both.
+void RefuseSharedIds(CorpusCheck& check, const fs::path& fixtures_root) {
+  std::map<std::string, std::set<std::string>> bad;  // id -> the entries that take it
+  for (const auto& d : check.diagnostics) bad[BadFixtureId(d.file, fixtures_root)].insert(d.file);
+  if (bad.empty()) return;
+  std::vector<Case> kept;
+  for (auto& c : check.cases) {
+    const auto it = bad.find(c.id);
+    std::set<std::string> others = it == bad.end() ? std::set<std::string>() : it->second;
+    others.erase(c.file.generic_string());  // the case's own file (`check` names it)
+    if (others.empty()) {
+      kept.push_back(std::move(c));
+      continue;
+    }
+    check.diagnostics.push_back(
+        At(c.file, TextPosition{}, rules::kIdUnique,
+           "the id " + c.id + " is also taken by " + fs::path(*others.begin()).filename().string() +
+               ", a bad fixture; one id, one result in a report"));
+  }
+  check.cases = std::move(kept);
+  SortDiagnostics(check.diagnostics);
+}
+
 }  // namespace
+
+std::string BadFixtureId(const fs::path& path, const fs::path& fixtures_root) {
+  const std::string name = path.filename().string();
+  if (IsCaseFileName(name) && HasPortableStem(name)) return CaseId(path, fixtures_root);
+  fs::path relative = path.lexically_normal().lexically_relative(fixtures_root.lexically_normal());
+  if (relative.empty() || *relative.begin() == "..") relative = path.filename();
+  return relative.generic_string();
+}
 
 std::string CaseId(const fs::path& file, const fs::path& fixtures_root) {
   fs::path relative = file.lexically_normal().lexically_relative(fixtures_root.lexically_normal());
@@ -185,6 +221,11 @@ DiscoveredFiles DiscoverCaseFiles(const fs::path& fixtures_root, int depth_of_ro
           refuse(path, rules::kFileKind,
                  "a link to a folder is not followed; link the case files one by one");
         } else {
+          // Walked all the same (nothing under it is lost), but a folder named like a case
+          // is most likely a case that is missing.
+          if (IsCaseFileName(name)) {
+            refuse(path, rules::kFileKind, "a folder named like a case file; rename it");
+          }
           folders.emplace_back(path, depth + 1);
         }
       } else if (!fs::is_regular_file(target)) {
@@ -322,8 +363,10 @@ void CaseLoader::LoadTextInto(std::string_view text, const fs::path& file,
 
 CorpusCheck CheckCorpus(const fs::path& fixtures_root, const CaseLoader& loader, unsigned jobs) {
   DiscoveredFiles found = DiscoverCaseFiles(fixtures_root);
-  return CheckSorted(std::move(found.cases), fixtures_root, loader, std::move(found.diagnostics),
-                     jobs);
+  CorpusCheck check = CheckSorted(std::move(found.cases), fixtures_root, loader,
+                                  std::move(found.diagnostics), jobs);
+  RefuseSharedIds(check, fixtures_root);
+  return check;
 }
 
 CorpusCheck CheckFiles(const std::vector<fs::path>& paths, const fs::path& fixtures_root,
@@ -373,7 +416,10 @@ CorpusCheck CheckFiles(const std::vector<fs::path>& paths, const fs::path& fixtu
                                    " in the corpus; reports key on it"));
     }
   }
-  return CheckSorted(std::move(sorted), fixtures_root, loader, std::move(diagnostics), 1);
+  CorpusCheck check =
+      CheckSorted(std::move(sorted), fixtures_root, loader, std::move(diagnostics), 1);
+  RefuseSharedIds(check, fixtures_root);
+  return check;
 }
 
 }  // namespace gemini_oracle::runner

@@ -25,6 +25,13 @@ struct LoadedCase {
 /// just the stem for a file outside the root.
 std::string CaseId(const std::filesystem::path& file, const std::filesystem::path& fixtures_root);
 
+/// The id a bad fixture's result takes for `path`, a file or folder with diagnostics: its
+/// CaseId when its name could be a case's (IsCaseFileName and a portable stem), else its path
+/// under the root (the filename outside it) with every extension kept, so that "y_x.JSON" and
+/// "y_x.txt" beside the case "y_x.json" are three entries with three ids.
+std::string BadFixtureId(const std::filesystem::path& path,
+                         const std::filesystem::path& fixtures_root);
+
 /// The largest case file read, in bytes. The largest case of the corpus has under 8 KiB; the
 /// bound keeps parsing, judging and the reports of any one case cheap.
 inline constexpr std::size_t kMaxCaseBytes = 256 * 1024;
@@ -35,8 +42,9 @@ bool IsCaseFileName(std::string_view file_name);
 /// Case files under a root, in id order, plus diagnostics for every entry that is neither a
 /// case nor a note: `file.name` for a file in a subfolder not named like a case (notes,
 /// *.md, excepted) and for a y_/n_/i_ file anywhere with another extension; `file.kind` for
-/// a FIFO, socket or device, a dangling link, a loop of links, and a link to a folder (never
-/// followed); `file.read` for a folder that cannot be listed. Files at the root that are not
+/// a FIFO, socket or device, a dangling link, a loop of links, a link to a folder (never
+/// followed) and a folder named like a case file (walked all the same, so no case under it is
+/// lost); `file.read` for a folder that cannot be listed. Files at the root that are not
 /// named like cases (case.schema.json, README.md, VERSION) and hidden entries are skipped.
 struct DiscoveredFiles {
   std::vector<std::filesystem::path> cases;
@@ -83,7 +91,9 @@ struct CorpusCheck {
   bool ok() const { return diagnostics.empty(); }
 };
 
-/// Every case file under the root, including the corpus-wide id.unique rule.
+/// Every case file under the root, including the corpus-wide id.unique rule: besides two case
+/// files of one stem, a case whose id a bad fixture's result would take too (BadFixtureId) is
+/// refused, so no id comes twice in a report.
 /// `jobs` threads load files in parallel; the result is the same for any count.
 CorpusCheck CheckCorpus(const std::filesystem::path& fixtures_root, const CaseLoader& loader,
                         unsigned jobs = 1);

@@ -618,6 +618,161 @@ void CheckAssertionKinds(const Json& document, const ClauseRegistry& registry,
   }
 }
 
+// A model turn of the case as the judges read it: its parts in order, where each sits in the
+// file, and what to call the turn.
+struct CaseTurn {
+  std::string label;
+  Json parts = Json::array();
+  std::vector<std::string> pointers;  // one per part
+};
+
+// The candidate a reader takes from one answer or event (INTERPRETING §5.3): in a whole
+// answer the first; in a streamed event the one whose `index` is 0 (an absent index counts
+// as its position). Its index into `candidates`, or nullopt.
+std::optional<std::size_t> TurnCandidate(const Json& response, bool event) {
+  const Json* candidates = Member(response, "candidates");
+  if (candidates == nullptr || !candidates->is_array() || candidates->empty()) return std::nullopt;
+  if (!event) return 0;
+  for (std::size_t c = 0; c < candidates->size(); ++c) {
+    const Json* index = Member((*candidates)[c], "index");
+    if (index != nullptr && index->is_number_integer() ? index->get<std::int64_t>() == 0 : c == 0) {
+      return c;
+    }
+  }
+  return std::nullopt;
+}
+
+// Appends the parts of one answer or event to `turn`. `pointer` addresses `response` in the
+// file; `verbatim` is false when the response was read from text (a raw body, a string
+// event), whose parts have no pointer of their own: they point at the text.
+void AddParts(const Json& response, bool event, const std::string& pointer, bool verbatim,
+              CaseTurn& turn) {
+  const auto c = TurnCandidate(response, event);
+  if (!c) return;
+  const Json* content = Member((*Member(response, "candidates"))[*c], "content");
+  const Json* parts = content == nullptr ? nullptr : Member(*content, "parts");
+  if (parts == nullptr || !parts->is_array()) return;
+  for (std::size_t p = 0; p < parts->size(); ++p) {
+    turn.parts.push_back((*parts)[p]);
+    turn.pointers.push_back(verbatim ? pointer + "/candidates/" + std::to_string(*c) +
+                                           "/content/parts/" + std::to_string(p)
+                                     : pointer);
+  }
+}
+
+// Every scripted answer and carried capsule of the case, as the judges read their turns.
+std::vector<CaseTurn> CaseTurns(const Json& document) {
+  std::vector<CaseTurn> turns;
+  const Json* transcript = Member(document, "transcript");
+  for (std::size_t m = 0; transcript != nullptr && transcript->is_array() && m < transcript->size();
+       ++m) {
+    const Json* state = Member((*transcript)[m], "provider_state");
+    const Json* capsule = state == nullptr ? nullptr : Member(*state, "gemini");
+    const Json* parts = capsule == nullptr ? nullptr : Member(*capsule, "native_parts");
+    if (parts == nullptr || !parts->is_array()) continue;
+    CaseTurn turn;
+    turn.label = "the capsule of transcript message " + std::to_string(m);
+    const std::string at =
+        "/transcript/" + std::to_string(m) + "/provider_state/gemini/native_parts/";
+    for (std::size_t p = 0; p < parts->size(); ++p) {
+      turn.parts.push_back((*parts)[p]);
+      turn.pointers.push_back(at + std::to_string(p));
+    }
+    turns.push_back(std::move(turn));
+  }
+  const Json* exchanges = Member(document, "exchanges");
+  for (std::size_t i = 0; exchanges != nullptr && exchanges->is_array() && i < exchanges->size();
+       ++i) {
+    const Json* response = Member((*exchanges)[i], "response");
+    if (response == nullptr) continue;
+    CaseTurn turn;
+    turn.label = "the answer of exchange " + std::to_string(i + 1);
+    const std::string at = "/exchanges/" + std::to_string(i) + "/response";
+    if (const Json* stream = Member(*response, "stream")) {
+      const Json* events = Member(*stream, "events");
+      for (std::size_t e = 0; events != nullptr && events->is_array() && e < events->size(); ++e) {
+        const Json& event = (*events)[e];
+        const std::string event_at = at + "/stream/events/" + std::to_string(e);
+        if (event.is_object()) {
+          AddParts(event, true, event_at, true, turn);
+        } else if (event.is_string()) {
+          // A string event whose text is a JSON object is an event like any other (§5.3).
+          const Json read = ParseStrictJson(event.get_ref<const std::string&>()).value;
+          if (read.is_object()) AddParts(read, true, event_at, false, turn);
+        }
+      }
+    } else if (const Json* body = Member(*response, "body")) {
+      AddParts(*body, false, at + "/body", true, turn);
+    } else if (const Json* raw = Member(*response, "raw_body"); raw != nullptr && raw->is_string()) {
+      const Json read = ParseStrictJson(raw->get_ref<const std::string&>()).value;
+      if (read.is_object()) AddParts(read, false, at + "/raw_body", false, turn);
+    }
+    turns.push_back(std::move(turn));
+  }
+  return turns;
+}
+
+// The most members any one object inside `value` has (no recursion beyond a case's nesting:
+// assembled arguments stay within 255 path steps of a case's own values).
+std::size_t MostMembers(const Json& value) {
+  std::size_t most = value.is_object() ? value.size() : 0;
+  if (value.is_structured()) {
+    for (const Json& member : value) most = std::max(most, MostMembers(member));
+  }
+  return most;
+}
+
+// INTERPRETING §5.6: a y_ or i_ case's turns keep the grammar of calls in pieces (a turn that
+// breaks it has no calls to judge, and the reference refuses it: an n_ case), and a case
+// holding a call in pieces cites only beyond clauses ("Levels"), so what rests on reading
+// pieces gates only the reference implementation.
+void CheckPieces(const Json& document, std::string_view file_name, const ClauseRegistry& registry,
+                 std::vector<Finding>& out) {
+  const auto expected = ExpectedFromFileName(file_name);
+  const bool accepting = expected && *expected != Expected::kRefuse;
+  bool pieced = false;
+  for (const CaseTurn& turn : CaseTurns(document)) {
+    const model::TurnCalls read = model::GroupCalls(turn.parts);
+    pieced = pieced || model::HoldsCallInPieces(turn.parts, read);
+    for (const model::PieceCall& call : read.calls) {
+      const Json* fc = Member(turn.parts[call.pieces.front()], "functionCall");
+      // §2's members per object hold for what pieces assemble too (§5.6 "Bounds"), so every
+      // runner holds the arguments alike; a call sent whole was checked as written.
+      const Json* args = Member(call.call, "args");
+      if (call.pieces.size() > 1 || (fc != nullptr && Member(*fc, "partialArgs") != nullptr)) {
+        if (const std::size_t most = args == nullptr ? 0 : MostMembers(*args);
+            most > kMaxCaseMembers) {
+          out.push_back({std::string(kJsonDepth), turn.pointers[call.pieces.front()],
+                         "the arguments this call's pieces assemble hold an object of " +
+                             std::to_string(most) + " members; at most " +
+                             std::to_string(kMaxCaseMembers) + " (INTERPRETING §2, §5.6)"});
+        }
+      }
+    }
+    if (!accepting || !read.malformed || turn.pointers.empty()) continue;
+    // A turn that ends while a call is open breaks at its end: its last part is named.
+    const std::size_t at = std::min(read.malformed_at, turn.pointers.size() - 1);
+    out.push_back({std::string(kPiecesGrammar), turn.pointers[at],
+                   "the function call pieces of " + turn.label + " break the grammar of "
+                   "INTERPRETING §5.6 at part " + std::to_string(at) + " (" + *read.malformed +
+                   "): a " + std::string(file_name.substr(0, 2)) +
+                   " case's turns keep it (an n_ case shows the refusal)"});
+  }
+  if (!pieced) return;
+  const Json* clauses = Member(document, "clauses");
+  for (std::size_t i = 0; clauses != nullptr && clauses->is_array() && i < clauses->size(); ++i) {
+    const Json& id = (*clauses)[i];
+    if (!id.is_string()) continue;
+    const auto level = registry.LevelOf(id.get<std::string>());
+    if (!level || *level == Level::kBeyond) continue;  // an unknown clause is clause.unknown's
+    out.push_back({std::string(kPiecesLevel), "/clauses/" + std::to_string(i),
+                   "the case holds a call in pieces, which rests on streamed capture "
+                   "(INTERPRETING §5.6 \"Levels\"): cite only beyond clauses such as ADR-226.B1, "
+                   "not " + Quoted(id.get<std::string>()) + " (" +
+                       std::string(ToString(*level)) + ")"});
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string_view>& AllRules() {
@@ -627,7 +782,7 @@ const std::vector<std::string_view>& AllRules() {
       kPrefixExpect,  kClauseUnknown,  kIdUnique,         kDescriptionStyle, kErrorUnknown,
       kSelectorRange, kSelectorMatch,  kWireRequest,      kRefuseExchange,   kExpectRequests,
       kResultText,    kTranscriptContent, kFeatureDeclared, kApprovalReference,
-      kRationalePresent, kStreamBytes, kWireStricterThanRule};
+      kRationalePresent, kStreamBytes, kWireStricterThanRule, kPiecesGrammar, kPiecesLevel};
   return all;
 }
 
@@ -698,6 +853,7 @@ std::vector<Finding> CheckDocument(const Json& document, std::string_view file_n
   CheckPersistenceAndApprovals(document, out);
   CheckStreams(document, out);
   CheckAssertionKinds(document, registry, out);
+  CheckPieces(document, file_name, registry, out);
   return out;
 }
 

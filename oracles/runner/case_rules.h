@@ -53,6 +53,15 @@ inline constexpr std::string_view kStreamBytes = "stream.bytes";
 // root. Such an assertion cites the open clause, or asserts less.
 inline constexpr std::string_view kWireStricterThanRule = "wire.stricter_than_rule";
 
+// The function calls of a y_ or i_ case's scripted answers and carried capsules keep the
+// grammar of calls in pieces (INTERPRETING §5.6, read by model::GroupCalls): a turn that
+// breaks it has no calls the judges can read, so only an n_ case holds one.
+inline constexpr std::string_view kPiecesGrammar = "pieces.grammar";
+// A case holding a call in pieces cites only beyond clauses (INTERPRETING §5.6 "Levels": what
+// an implementation makes of such a call is capture from a stream, ADR-226.B1), so the judges'
+// demotion of what rests on streamed capture applies to all of it.
+inline constexpr std::string_view kPiecesLevel = "pieces.level";
+
 /// Every rule name, in the order above.
 const std::vector<std::string_view>& AllRules();
 

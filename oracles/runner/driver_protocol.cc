@@ -483,8 +483,13 @@ Json ReportMessage(const DriverReport& report, std::size_t seq) {
   }
   if (report.refusal) {
     const auto& r = *report.refusal;
-    Json refusal = Json{
-        {"code", r.code}, {"phase", r.phase}, {"exchange", r.exchange}, {"message", r.message}};
+    Json refusal = Json{{"code", r.code}, {"message", r.message}};
+    // A refusal not placed (a framework that raises says neither) is written without both, as
+    // ParseReply reads it; "exchange": 0 would break the protocol.
+    if (r.exchange != 0 || !r.phase.empty()) {
+      refusal["phase"] = r.phase;
+      refusal["exchange"] = r.exchange;
+    }
     if (r.message_index) refusal["message_index"] = *r.message_index;
     if (r.part_index) refusal["part_index"] = *r.part_index;
     message["refusal"] = refusal;

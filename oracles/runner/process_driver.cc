@@ -11,6 +11,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "oracles/runner/descendants.h"
+
 extern char** environ;
 
 namespace gemini_oracle::runner {
@@ -68,13 +70,22 @@ void ProcessDriver::Start() {
   const std::string command = options_.command;
   char* argv[] = {const_cast<char*>("/bin/sh"), const_cast<char*>("-c"),
                   const_cast<char*>(command.c_str()), nullptr};
-  // Its own process group, so that ending it ends what it started too.
+  // Its own process group, so that ending it ends what it started too; registered, so that
+  // the oracle's own end ends it whatever the way out (descendants.h). No signal blocked: the
+  // oracle blocks its stop signals for the thread that takes them.
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK);
   posix_spawnattr_setpgroup(&attributes, 0);
+  sigset_t no_signals;
+  sigemptyset(&no_signals);
+  posix_spawnattr_setsigmask(&attributes, &no_signals);
   pid_t pid = -1;
-  const int spawned = ::posix_spawn(&pid, "/bin/sh", &actions, &attributes, argv, environ);
+  const int spawned = descendants::StartGroup(
+      [&](pid_t& started) {
+        return ::posix_spawn(&started, "/bin/sh", &actions, &attributes, argv, environ);
+      },
+      pid);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   ::close(in[0]);
@@ -151,6 +162,7 @@ void ProcessDriver::Stop(bool gracefully) {
     if (!ended) ::usleep(10000);
   }
   ::kill(-pid, SIGKILL);
+  descendants::ForgetGroup(pid);
   int status = 0;
   ::waitpid(pid, &status, 0);
   if (from_driver_ >= 0) ::close(from_driver_);

@@ -256,7 +256,8 @@ ref::StateStore& ReferenceDriver::Store() {
   if (store_) return *store_;
   if (!store_settings_.url.empty()) {
     store_ = ref::OpenStateStore(store_settings_.url,
-                                 store_settings_.keyring.value_or(ref::Keyring::Ephemeral()));
+                                 store_settings_.keyring.value_or(ref::Keyring::Ephemeral()),
+                                 ref::StoreOpening::kCreateWhenMissing, store_settings_.wait_limit);
     return *store_;
   }
   std::string pattern =
@@ -266,7 +267,8 @@ ref::StateStore& ReferenceDriver::Store() {
   }
   temporary_store_dir_ = pattern;
   store_ = ref::OpenStateStore("sqlite:" + (temporary_store_dir_ / "state.sqlite3").string(),
-                               ref::Keyring::Ephemeral());
+                               ref::Keyring::Ephemeral(), ref::StoreOpening::kCreateWhenMissing,
+                               store_settings_.wait_limit);
   return *store_;
 }
 

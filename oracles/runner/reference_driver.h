@@ -1,6 +1,7 @@
 #pragma once
 // Runs a case with the reference implementation, in-process, over real HTTP.
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -30,6 +31,9 @@ class ReferenceDriver : public Driver {
     std::string url;
     /// The keys for `url`; nullopt: an ephemeral key.
     std::optional<ref::Keyring> keyring;
+    /// The longest one store call may wait (ref::OpenStateStore), the case time limit: the
+    /// watchdog's cancel reaches the HTTP connection, not a store call. Zero: the defaults.
+    std::chrono::milliseconds wait_limit{0};
   };
 
   ReferenceDriver() = default;

@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <system_error>
 #include <thread>
@@ -17,10 +18,14 @@
 #include "oracles/capture/capture_server.h"
 #include "oracles/checks/judge.h"
 #include "oracles/checks/judge_json.h"
+#include "oracles/checks/wire_view.h"
+#include "oracles/model/call_pieces.h"
 #include "oracles/runner/answered_check.h"
 #include "oracles/runner/call_matching.h"
 #include "oracles/runner/case_loader.h"
+#include "oracles/runner/case_rules.h"
 #include "oracles/runner/driver_protocol.h"
+#include "oracles/runner/threads.h"
 #include "reports/index.h"
 
 namespace gemini_oracle::runner {
@@ -243,6 +248,16 @@ std::size_t FirstStreamedExchange(const Case& c) {
   return c.exchanges.size() + 1;
 }
 
+// Whether the initial transcript carries a call in pieces (INTERPRETING §5.6): state captured
+// from a stream before the case began, which every request carries.
+bool CarriesCallInPieces(const Case& c) {
+  if (!c.transcript.is_array()) return false;
+  return std::any_of(c.transcript.begin(), c.transcript.end(), [](const Json& message) {
+    const Json* parts = checks::detail::CapsuleNativeParts(message);
+    return parts != nullptr && model::HoldsCallInPieces(*parts, model::GroupCalls(*parts));
+  });
+}
+
 bool CitesOnlyBeyond(const Case& c, const ClauseRegistry& registry) {
   if (c.clauses.empty()) return false;
   return std::all_of(c.clauses.begin(), c.clauses.end(), [&registry](const std::string& id) {
@@ -261,7 +276,7 @@ void DemoteWhatRestsOnStreams(const Case& c, const ClauseRegistry& registry,
   // captured from a stream). A request sent before the first streamed answer carries nothing
   // captured from a stream; a premise-free finding holds whatever was captured.
   if (CitesOnlyBeyond(c, registry)) {
-    const std::size_t first_streamed = FirstStreamedExchange(c);
+    const std::size_t first_streamed = CarriesCallInPieces(c) ? 0 : FirstStreamedExchange(c);
     for (auto& f : findings) {
       if (f.level != "must" || f.premise_free) continue;
       if (f.request && *f.request <= first_streamed) continue;
@@ -561,6 +576,17 @@ nlohmann::json RunOne(const Case& c, capture::CaptureServer& server, Driver& dri
     } else if (unexplained_stop && !reason) {
       result["verdict"] = std::string(reports::kError);
       result["reason"] = *unexplained_stop;
+    } else if (!reason && journal.empty() && !report.refusal && !c.exchanges.empty()) {
+      // Nothing happened: no request, no refusal. Whatever was found sits under clauses that
+      // do not gate (an open-only case), so a pass would stand for a case that was not run.
+      result["verdict"] = std::string(reports::kError);
+      result["reason"] = "not run: no request went out and no refusal was reported over the "
+                         "case's " + std::to_string(c.exchanges.size()) +
+                         " exchanges; nothing that gates was judged";
+      for (const auto& clause : c.clauses) {
+        result["not_judged"].push_back(
+            {{"clause", clause}, {"reason", "not run: no request went out and no refusal"}});
+      }
     } else if (c.expected == Expected::kImplementationDefined && !reason) {
       result["verdict"] = std::string(reports::kImplementationDefined);
       result["reason"] = report.refusal ? "refused: " + report.refusal->code : "accepted";
@@ -609,12 +635,16 @@ bool InShard(const Case& c, const Shard& shard) { return InShard(c.id, shard); }
 nlohmann::json BadFixtureResults(const std::vector<Diagnostic>& diagnostics,
                                  const std::filesystem::path& fixtures_root, const Shard& shard,
                                  const SuiteOptions& options) {
-  std::map<std::string, std::vector<const Diagnostic*>> by_file;
-  for (const auto& d : diagnostics) by_file[d.file].push_back(&d);
-  std::map<std::string, nlohmann::json> by_id;
-  for (const auto& [file, found] : by_file) {
-    const std::string id = CaseId(file, fixtures_root);
+  // One entry per id: entries that would take one id (a folder "y_x.json" and a file "y_x")
+  // are one result, never two results of one id.
+  std::map<std::string, std::map<std::string, std::vector<const Diagnostic*>>> by_id;
+  for (const auto& d : diagnostics) {
+    by_id[BadFixtureId(d.file, fixtures_root)][d.file].push_back(&d);
+  }
+  nlohmann::json array = nlohmann::json::array();
+  for (const auto& [id, by_file] : by_id) {
     if (!InShard(id, shard)) continue;
+    const std::string& file = by_file.begin()->first;
     Case placeholder;
     placeholder.id = id;
     placeholder.file = file;
@@ -624,22 +654,54 @@ nlohmann::json BadFixtureResults(const std::vector<Diagnostic>& diagnostics,
     result["expected"] = expected ? std::string(ToString(*expected)) : std::string();
     result["verdict"] = std::string(reports::kError);
     result["bad_fixture"] = true;
-    result["reason"] = "bad fixture: " + std::to_string(found.size()) + " problem" +
-                       (found.size() == 1 ? "" : "s") + ", first [" + found.front()->rule + "]";
+    std::size_t count = 0;
     nlohmann::json list = nlohmann::json::array();
-    for (const Diagnostic* d : found) {
-      list.push_back(
-          {{"line", d->line}, {"column", d->column}, {"rule", d->rule}, {"message", d->message}});
+    for (const auto& [path, found] : by_file) {
+      for (const Diagnostic* d : found) {
+        nlohmann::json entry = {
+            {"line", d->line}, {"column", d->column}, {"rule", d->rule}, {"message", d->message}};
+        if (by_file.size() > 1) {
+          Case named;
+          named.file = path;
+          entry["file"] = BaseResult(named, options)["file"];
+        }
+        list.push_back(std::move(entry));
+        ++count;
+      }
     }
+    result["reason"] = "bad fixture: " + std::to_string(count) + " problem" +
+                       (count == 1 ? "" : "s") + ", first [" + list[0]["rule"].get<std::string>() +
+                       "]";
     result["diagnostics"] = std::move(list);
-    // Two diagnostics paths may name one id (a folder and a file): keep them apart.
-    std::string key = id;
-    while (by_id.count(key)) key += "~";
-    by_id.emplace(key, std::move(result));
+    array.push_back(std::move(result));
   }
-  nlohmann::json array = nlohmann::json::array();
-  for (auto& [id, result] : by_id) array.push_back(std::move(result));
   return array;
+}
+
+void AddBadFixtureResults(nlohmann::json& results, const nlohmann::json& bad) {
+  std::map<std::string, std::size_t> at;  // id -> index in results
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    at.emplace(results[i]["id"].get<std::string>(), i);
+  }
+  for (const auto& entry : bad) {
+    const auto it = at.find(entry["id"].get<std::string>());
+    if (it == at.end()) {
+      results.push_back(entry);
+      continue;
+    }
+    // A run's result of this id cannot be told from the bad entry in a report keyed on ids.
+    nlohmann::json merged = entry;
+    merged["diagnostics"].push_back(
+        {{"line", 0},
+         {"column", 0},
+         {"rule", std::string(rules::kIdUnique)},
+         {"message", "a case of this run (" + results[it->second].value("file", std::string()) +
+                         ") has the same id; its verdict is not reported"}});
+    results[it->second] = std::move(merged);
+  }
+  std::stable_sort(results.begin(), results.end(), [](const auto& a, const auto& b) {
+    return a["id"].template get<std::string>() < b["id"].template get<std::string>();
+  });
 }
 
 bool MatchesFilter(const Case& c, const std::string& filter) {
@@ -668,7 +730,16 @@ nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& re
   std::mt19937_64 rng(options.seed);
   std::shuffle(order.begin(), order.end(), rng);
 
-  capture::CaptureServer server;
+  // The capture server listens on a thread of its own: without one (a process limit) no case
+  // can run, and each case says so.
+  std::optional<capture::CaptureServer> server;
+  std::string not_run = "not run: no driver could be started";
+  try {
+    server.emplace();
+  } catch (const std::exception& e) {
+    not_run = std::string("not run: the capture server could not start (") + e.what() + ")";
+    HarnessNote(not_run.substr(9));
+  }
   std::atomic<std::size_t> next{0};
   std::atomic<std::size_t> gating{0};
   std::atomic<bool> stop{false};
@@ -718,7 +789,7 @@ nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& re
           return watch.timed_out;
         };
         try {
-          result = RunOne(cases[i], server, *driver, registry, options, timed_out);
+          result = RunOne(cases[i], *server, *driver, registry, options, timed_out);
         } catch (const std::exception& e) {
           // A throwing judge or writer must not end the run; the case reports it.
           result = BaseResult(cases[i], options);
@@ -743,31 +814,52 @@ nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& re
   std::mutex tick_mutex;
   std::condition_variable tick;
   bool finished = false;
+  // A worker needs two threads: its own (the calling thread's for the first) and the capture
+  // server's for its keep-alive connection; the watchdog one more. Under a process limit the
+  // run takes the workers there are threads for, and running at all comes before the limit.
+  unsigned workers = server ? jobs : 0;
+  bool watched = limited && workers > 0;
+  if (server) {
+    const unsigned wanted = 2 * jobs - 1 + (limited ? 1 : 0);
+    const unsigned available = ThreadsAvailable(wanted);
+    if (available < wanted) {
+      watched = limited && available >= 2;
+      workers = std::min(jobs, (available + 1 - (watched ? 1 : 0)) / 2);
+      HarnessNote(
+          "threads for " + std::to_string(available) + " of the " + std::to_string(wanted) +
+          " wanted (a process limit): " + std::to_string(workers) + " of " + std::to_string(jobs) +
+          " workers" +
+          (limited && !watched ? ", and no watchdog: the case time limit is not kept" : ""));
+      if (workers == 0) not_run = "not run: no thread was left to answer the driver's requests";
+    }
+  }
   std::thread watchdog;
-  if (limited) {
-    watchdog = std::thread([&] {
-      std::unique_lock lock(tick_mutex);
-      while (!tick.wait_for(lock, std::chrono::milliseconds(50), [&] { return finished; })) {
-        const auto now = std::chrono::steady_clock::now();
-        for (Watch& watch : watches) {
-          std::lock_guard guard(watch.mu);
-          if (watch.driver != nullptr && now >= watch.deadline) {
-            watch.timed_out = true;
-            watch.driver->Cancel();
+  if (watched) {
+    try {
+      watchdog = std::thread([&] {
+        std::unique_lock lock(tick_mutex);
+        while (!tick.wait_for(lock, std::chrono::milliseconds(50), [&] { return finished; })) {
+          const auto now = std::chrono::steady_clock::now();
+          for (Watch& watch : watches) {
+            std::lock_guard guard(watch.mu);
+            if (watch.driver != nullptr && now >= watch.deadline) {
+              watch.timed_out = true;
+              watch.driver->Cancel();
+            }
           }
         }
-      }
-    });
+      });
+    } catch (const std::system_error& e) {
+      HarnessNote("the case time limit is not kept: its watchdog thread could not start (" +
+                  e.code().message() + ")");
+    }
   }
-  std::vector<std::thread> threads;
-  try {
-    for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker, j);
-  } catch (const std::system_error&) {
-    // Fewer threads than asked (a process limit): the workers that started do the work.
+  if (workers > 0) {
+    std::vector<std::thread> threads = StartThreads(workers - 1, worker, "case workers");
+    worker(0);
+    for (auto& t : threads) t.join();
   }
-  worker(0);
-  for (auto& t : threads) t.join();
-  if (limited) {
+  if (watchdog.joinable()) {
     {
       std::lock_guard lock(tick_mutex);
       finished = true;
@@ -781,7 +873,7 @@ nlohmann::json RunSuite(const std::vector<Case>& cases, const ClauseRegistry& re
     if (results[i].is_null()) {  // no worker could start a driver
       results[i] = BaseResult(cases[i], options);
       results[i]["verdict"] = std::string(reports::kError);
-      results[i]["reason"] = "not run: no driver could be started";
+      results[i]["reason"] = not_run;
     }
     array.push_back(std::move(results[i]));
   }

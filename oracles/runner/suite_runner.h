@@ -73,12 +73,18 @@ struct SuiteOptions {
   std::function<void(const nlohmann::json& result, std::size_t done, std::size_t total)> progress;
 };
 
-/// One index entry per file that failed `check` (verdict `error`, `bad_fixture: true`, its
-/// diagnostics under `diagnostics`), in id order, so every report shows the bad file.
-/// Only the files of `shard` are kept.
+/// One index entry per bad fixture id (BadFixtureId: a file that failed `check`, or entries
+/// that take one id together; verdict `error`, `bad_fixture: true`, the diagnostics under
+/// `diagnostics`, each with its `file` when the entry gathers several), in id order, so every
+/// report shows the bad file. Only the ids of `shard` are kept.
 nlohmann::json BadFixtureResults(const std::vector<Diagnostic>& diagnostics,
                                  const std::filesystem::path& fixtures_root, const Shard& shard,
                                  const SuiteOptions& options);
+
+/// Adds the bad fixtures' entries to a run's results, keeping ids unique: a result of the same
+/// id (a streamed twin whose id a misnamed file takes) is replaced by the bad fixture's entry,
+/// which says so in an id.unique diagnostic. Sorted by id afterwards.
+void AddBadFixtureResults(nlohmann::json& results, const nlohmann::json& bad);
 
 /// Makes one driver per worker thread.
 using DriverFactory = std::function<std::unique_ptr<Driver>()>;

@@ -9,6 +9,7 @@
 #include "oracles/runner/case_loader.h"
 #include "oracles/runner/driver_protocol.h"
 #include "oracles/runner/run_context.h"
+#include "oracles/runner/strict_json.h"
 #include "oracles/runner/suite_runner.h"
 #include "oracles/serve/remote_run.h"
 #include "reports/index.h"
@@ -30,6 +31,42 @@ void Problem(httplib::Response& res, int status, const std::string& rule,
   Answer(res, status, json{{"error", rule}, {"message", message}});
 }
 
+void Problem(httplib::Response& res, const BodyProblem& problem) {
+  json body = {{"error", problem.rule}, {"message", problem.message}};
+  if (!problem.json_rule.empty()) body["rule"] = problem.json_rule;
+  if (problem.offset) body["offset"] = *problem.offset;
+  Answer(res, 400, body);
+}
+
+// A body the JSON reader refused. The reader's wording for a syntax error quotes the bytes it
+// read, which are the client's: only the rule and the offset are passed on then.
+BodyProblem NotJson(std::string rule, std::optional<std::size_t> offset, std::string detail) {
+  std::string message = "the body is not JSON this server reads (" + rule;
+  if (offset) message += " at byte " + std::to_string(*offset);
+  message += rule == "json.syntax" ? ")" : "): " + detail;
+  return BodyProblem{"serve.json", std::move(message), std::move(rule), offset};
+}
+
+// A report, skipped or errored message, read as the driver protocol reads a driver's lines
+// (ParseJson: nesting past kMaxJsonDepth is refused by a scan before anything is built), so a
+// client's answer means the same over HTTP as over a pipe.
+std::optional<BodyProblem> ReadMessage(const std::string& text, Json& message) {
+  try {
+    message = ParseJson(text);
+    return std::nullopt;
+  } catch (const Json::parse_error& e) {
+    const std::size_t offset = e.byte == 0 ? 0 : e.byte - 1;
+    // ParseJson's own refusal of depth, told apart by its wording.
+    if (std::string_view(e.what()).find("nesting deeper than") != std::string_view::npos) {
+      return NotJson("json.depth", offset,
+                     "nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    }
+    return NotJson("json.syntax", offset, "");
+  } catch (const Json::exception&) {
+    return NotJson("json.number_range", std::nullopt, "a number beyond the range of a double");
+  }
+}
+
 // A member of the creation body, or its default; throws std::invalid_argument naming it.
 template <typename T>
 T Member(const json& body, const char* key, T fallback) {
@@ -43,6 +80,51 @@ T Member(const json& body, const char* key, T fallback) {
 }
 
 }  // namespace
+
+std::variant<RunRequest, BodyProblem> ReadRunRequest(const std::string& req_body) {
+  // The case files' reader: one pass, no recursion, depth and members bounded, repeated names
+  // refused; it never throws.
+  json body = json::object();
+  if (!req_body.empty()) {
+    runner::StrictJsonResult parsed = runner::ParseStrictJson(req_body);
+    if (parsed.error) {
+      return NotJson(parsed.error->rule, parsed.error->offset, parsed.error->message);
+    }
+    body = json(parsed.value);
+  }
+  if (!body.is_object()) return BodyProblem{"serve.body", "the body is a JSON object"};
+  RunRequest request;
+  json implementation;
+  try {
+    request.capabilities = Member(body, "capabilities", std::set<std::string>{});
+    // A client of protocol 1 (no `protocol` member) that streams captures from streams, as
+    // a protocol 1 driver does (INTERPRETING §15.1).
+    // A whole number: a float such as 1e300 converted to an integer is undefined behaviour.
+    const auto protocol = body.find("protocol");
+    if (protocol != body.end() && !protocol->is_null() && !protocol->is_number_integer()) {
+      throw std::invalid_argument("`protocol` is a whole number");
+    }
+    if (Member(body, "protocol", std::int64_t{1}) < 2 &&
+        request.capabilities.count(runner::protocol::kStreaming)) {
+      request.capabilities.insert(runner::protocol::kStreamCapture);
+    }
+    request.filter = Member(body, "filter", std::string());
+    request.twins = Member(body, "twins", true);
+    request.strict = Member(body, "strict", false);
+    request.profile_text = Member(body, "profile", std::string("adr"));
+    implementation = Member(body, "implementation", json::object());
+    if (!implementation.is_object()) throw std::invalid_argument("`implementation` is an object");
+    request.name = Member(implementation, "name", std::string("unnamed"));
+    request.version = Member(implementation, "version", std::string());
+    request.language = Member(implementation, "language", std::string());
+  } catch (const std::invalid_argument& e) {
+    return BodyProblem{"serve.body", e.what()};
+  }
+  const auto profile = checks::ProfileFromString(request.profile_text);
+  if (!profile) return BodyProblem{"serve.body", "`profile` is adr or gemini"};
+  request.profile = *profile;
+  return request;
+}
 
 struct ServeApi::Run {
   std::string id;
@@ -60,7 +142,28 @@ struct ServeApi::Run {
   json results = json::array();
 };
 
-ServeApi::ServeApi(ServeSettings settings) : settings_(std::move(settings)) {}
+// The largest run id among the folders an earlier serve left in `report_dir` (names of digits
+// only), 0 when none: this serve numbers its runs after them, so that no run's reports are
+// written over an earlier one's.
+static std::size_t LastRunIdIn(const std::filesystem::path& report_dir) {
+  std::size_t last = 0;
+  std::error_code error;
+  for (std::filesystem::directory_iterator it(report_dir, error), end; !error && it != end;
+       it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.empty() || name.size() > 18 ||
+        !std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      continue;
+    }
+    std::error_code kind_error;
+    if (!it->is_directory(kind_error)) continue;
+    last = std::max<std::size_t>(last, std::stoull(name));
+  }
+  return last;
+}
+
+ServeApi::ServeApi(ServeSettings settings)
+    : settings_(std::move(settings)), next_run_(LastRunIdIn(settings_.report_dir)) {}
 
 ServeApi::~ServeApi() { CloseAll(); }
 
@@ -76,41 +179,23 @@ void ServeApi::Mount(httplib::Server& server) {
   // POST /runs: {implementation: {name, version, language}, capabilities: [...], filter,
   // twins, profile, strict} -> 201 {run, cases, links}.
   server.Post("/runs", [this](const httplib::Request& req, httplib::Response& res) {
-    json body;
-    try {
-      body = req.body.empty() ? json::object() : json::parse(req.body);
-    } catch (const json::parse_error& e) {
-      return Problem(res, 400, "serve.json",
-                     "the body is not JSON (byte " + std::to_string(e.byte) + ")");
+    if (req.body.size() > kMaxCreateBodyBytes) {
+      return Problem(
+          res, 413, "serve.body_too_large",
+          "a POST /runs body is limited to " + std::to_string(kMaxCreateBodyBytes >> 10) + " KiB");
     }
-    if (!body.is_object()) return Problem(res, 400, "serve.body", "the body is a JSON object");
+    const auto reading = ReadRunRequest(req.body);
+    if (const auto* problem = std::get_if<BodyProblem>(&reading)) return Problem(res, *problem);
+    const RunRequest& request = std::get<RunRequest>(reading);
     auto run = std::make_shared<Run>();
-    std::set<std::string> capabilities;
-    std::string filter, profile_text;
-    bool twins = true, strict = false;
-    json implementation;
-    std::string name, version, language;
-    try {
-      capabilities = Member(body, "capabilities", std::set<std::string>{});
-      // A client of protocol 1 (no `protocol` member) that streams captures from streams, as
-      // a protocol 1 driver does (INTERPRETING §15.1).
-      if (Member(body, "protocol", 1) < 2 && capabilities.count(runner::protocol::kStreaming)) {
-        capabilities.insert(runner::protocol::kStreamCapture);
-      }
-      filter = Member(body, "filter", std::string());
-      twins = Member(body, "twins", true);
-      strict = Member(body, "strict", false);
-      profile_text = Member(body, "profile", std::string("adr"));
-      implementation = Member(body, "implementation", json::object());
-      if (!implementation.is_object()) throw std::invalid_argument("`implementation` is an object");
-      name = Member(implementation, "name", std::string("unnamed"));
-      version = Member(implementation, "version", std::string());
-      language = Member(implementation, "language", std::string());
-    } catch (const std::invalid_argument& e) {
-      return Problem(res, 400, "serve.body", e.what());
-    }
-    const auto profile = checks::ProfileFromString(profile_text);
-    if (!profile) return Problem(res, 400, "serve.body", "`profile` is adr or gemini");
+    const std::set<std::string>& capabilities = request.capabilities;
+    const std::string& filter = request.filter;
+    const std::string& profile_text = request.profile_text;
+    const bool twins = request.twins, strict = request.strict;
+    const std::string& name = request.name;
+    const std::string& version = request.version;
+    const std::string& language = request.language;
+    const std::optional<checks::Profile> profile = request.profile;
     try {
       run->loader.emplace(runner::CaseLoader::FromSourceRoot(settings_.source_root));
       auto corpus = runner::CheckCorpus(settings_.fixtures, *run->loader);
@@ -136,7 +221,11 @@ void ServeApi::Mount(httplib::Server& server) {
         return Problem(res, 429, "serve.too_many_runs",
                        "as many runs are open as --max-runs allows: close one first");
       }
-      run->id = std::to_string(++next_run_);
+      // A folder of the next id that appeared since (put there by hand): the id after it.
+      std::error_code error;
+      do {
+        run->id = std::to_string(++next_run_);
+      } while (std::filesystem::exists(settings_.report_dir / run->id, error));
       ++reserved_;  // the slot is this creation's until the run is published or given up
     }
     struct Reservation {
@@ -148,7 +237,8 @@ void ServeApi::Mount(httplib::Server& server) {
         --api.reserved_;
       }
     } reservation{*this};
-    // The run's report folder holds no earlier process's run of the same id from now on.
+    // A fresh folder (ids follow every run folder found at start): PrepareReportDir only makes it
+    // and proves it writable.
     try {
       reports::PrepareReportDir(settings_.report_dir / run->id);
     } catch (const std::exception& e) {
@@ -298,12 +388,8 @@ void ServeApi::Mount(httplib::Server& server) {
                                                             httplib::Response& res) {
     const auto run = FindRun(req.matches[1]);
     if (!run) return Problem(res, 404, "serve.no_run", "no such run");
-    Json kept;
-    try {
-      kept = ParseJson(req.body);  // kind-preserving, as the driver protocol reads lines
-    } catch (const std::exception&) {
-      return Problem(res, 400, "serve.json", "the body is not JSON");
-    }
+    Json kept;  // kind-preserving, as the driver protocol reads lines
+    if (const auto problem = ReadMessage(req.body, kept)) return Problem(res, *problem);
     const std::size_t seq = std::stoull(req.matches[2]);
     const auto outcome = run->remote->Reply(seq, std::move(kept), settings_.verdict_wait);
     switch (outcome.status) {
@@ -350,13 +436,10 @@ json ServeApi::CloseRun(Run& run) {
     run.remote->Close();
     if (run.runner.joinable()) run.runner.join();
     json results = run.results;
-    for (const auto& entry :
-         runner::BadFixtureResults(run.bad, settings_.fixtures, runner::Shard{}, run.options)) {
-      results.push_back(entry);
-    }
-    std::stable_sort(results.begin(), results.end(), [](const json& a, const json& b) {
-      return a["id"].get<std::string>() < b["id"].get<std::string>();
-    });
+    // One result per id, sorted, as `run` joins them.
+    runner::AddBadFixtureResults(
+        results,
+        runner::BadFixtureResults(run.bad, settings_.fixtures, runner::Shard{}, run.options));
     const json index = reports::BuildIndex(run.context, std::move(results));
     const auto dir = settings_.report_dir / run.id;
     json summary = {{"run", run.id}, {"summary", index["summary"]}};

@@ -1,10 +1,15 @@
 #include "reference_impl/store/keyring.h"
 
+#include <fcntl.h>
 #include <sodium.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <iostream>
+#include <system_error>
 
 #include "reference_impl/provider_error.h"
 #include "reference_impl/store/sealing.h"
@@ -15,6 +20,9 @@ namespace {
 // The BLAKE2b key that makes a key id: ids derived for this purpose only, so an id never
 // equals a hash of the key computed for anything else.
 constexpr std::string_view kKeyIdDomain = "gemini-oracle/state-key-id/v1";
+
+// Far above any real key file (a line per key and comments).
+constexpr std::size_t kMaxKeyFileBytes = std::size_t{1} << 20;
 
 constexpr const char* kKeyFileVariable = "GEMINI_ORACLE_STATE_KEY_FILE";
 constexpr const char* kKeyVariable = "GEMINI_ORACLE_STATE_KEY";
@@ -83,24 +91,99 @@ std::string KeyIdOf(const std::array<unsigned char, 32>& bytes) {
 }
 
 Keyring Keyring::FromFile(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) Refuse("store.key_missing", file.string());
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) Refuse("store.key_missing", file.string());
+  // Checked on the open file, so a swap after the check changes nothing. A key file its group
+  // or others may write could be replaced by them: refused before a byte of it is read. One
+  // they may only read is said on standard error and used: secret mounts (Kubernetes 0644,
+  // Docker 0444, a service group's 0640) cannot always be made private.
+  struct stat status {};
+  if (::fstat(fd, &status) != 0) {
+    ::close(fd);
+    Refuse("store.key_missing", file.string());
+  }
+  if (S_ISREG(status.st_mode) && (status.st_mode & (S_IRWXG | S_IRWXO)) != 0) {
+    char mode[8];
+    std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(status.st_mode & 07777));
+    if ((status.st_mode & (S_IWGRP | S_IWOTH)) != 0) {
+      ::close(fd);
+      Refuse("store.key_exposed", file.string() + ", mode " + mode);
+    }
+    std::cerr << "gemini-oracle: warning: the key file " << file.string() << " (mode " << mode
+              << ") may be read by its group or others: chmod 600 it where you can\n";
+  }
+  std::string text;
+  char buffer[4096];
+  bool failed = false;
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      failed = n < 0;
+      break;
+    }
+    text.append(buffer, static_cast<std::size_t>(n));
+    // A key file is a few lines; a huge one (a device, a wrong path) is not read to the end.
+    if (text.size() > kMaxKeyFileBytes) {
+      failed = true;
+      break;
+    }
+  }
+  sodium_memzero(buffer, sizeof buffer);
+  ::close(fd);
+  const auto wipe = [&text] { sodium_memzero(text.data(), text.size()); };
+  if (failed) {
+    wipe();
+    Refuse("store.key_missing", file.string());
+  }
   std::vector<StateKey> keys;
-  std::string line;
   std::size_t number = 0;
-  while (std::getline(in, line)) {
+  for (std::size_t start = 0; start < text.size();) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
     ++number;
-    const std::string_view text = Trim(line);
-    if (text.empty() || text.front() == '#') continue;
-    auto bytes = ParseHex(text);
-    sodium_memzero(line.data(), line.size());
-    if (!bytes) Refuse("store.key_malformed", file.string() + ":" + std::to_string(number));
+    const std::string_view line = Trim(std::string_view(text).substr(start, end - start));
+    start = end + 1;
+    if (line.empty() || line.front() == '#') continue;
+    auto bytes = ParseHex(line);
+    if (!bytes) {
+      wipe();
+      Refuse("store.key_malformed", file.string() + ":" + std::to_string(number));
+    }
     keys.push_back(KeyOf(*bytes));
     sodium_memzero(bytes->data(), bytes->size());
   }
-  if (in.bad()) Refuse("store.key_missing", file.string());
+  wipe();
   if (keys.empty()) Refuse("store.key_missing", file.string());
   return FromKeys(std::move(keys));
+}
+
+void WriteNewKeyFile(const std::filesystem::path& file, const StateKey& key) {
+  // O_EXCL: an existing file (or a link planted at the name) is never replaced; 0600 from the
+  // first byte, so the key is never readable by others, not even for a moment.
+  const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    throw std::system_error(errno, std::generic_category(), "cannot create " + file.string());
+  }
+  std::string text = "# key id " + key.id + "\n" + KeyToHex(key) + "\n";
+  std::size_t written = 0;
+  int error = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      error = n < 0 ? errno : EIO;
+      break;
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  sodium_memzero(text.data(), text.size());
+  if (error == 0 && ::fsync(fd) != 0) error = errno;
+  if (::close(fd) != 0 && error == 0) error = errno;
+  if (error != 0) {
+    ::unlink(file.c_str());  // a half-written key file would be refused later anyway
+    throw std::system_error(error, std::generic_category(), "cannot write " + file.string());
+  }
 }
 
 Keyring Keyring::FromEnvironment() {

@@ -21,7 +21,9 @@ class Keyring {
  public:
   /// A key file: one key per line (64 hex digits), '#' comments and blank lines ignored; the
   /// first key is current. Throws ProviderError "store.key_malformed" (line number, never
-  /// the key) or "store.key_missing".
+  /// the key), "store.key_missing", or "store.key_exposed" for a regular file its group or
+  /// others may write (mode & 022; the file and mode named, nothing read). One they may only
+  /// read is used, with a warning on standard error.
   static Keyring FromFile(const std::filesystem::path& file);
   /// GEMINI_ORACLE_STATE_KEY_FILE (a key file), else GEMINI_ORACLE_STATE_KEY (one key, 64
   /// hex digits). Throws "store.key_missing" when neither is set.
@@ -43,6 +45,10 @@ class Keyring {
 
 /// 64 lowercase hex digits.
 std::string KeyToHex(const StateKey& key);
+
+/// Creates `file` holding `key` as a key file ("# key id ..." and the key line), mode 0600,
+/// never replacing anything at that name (O_CREAT | O_EXCL). Throws std::system_error.
+void WriteNewKeyFile(const std::filesystem::path& file, const StateKey& key);
 
 /// A key's id: 16 lowercase hex digits, the first 8 bytes of BLAKE2b-256 of the key, keyed
 /// with a fixed domain string (docs/state-store.md). Reveals nothing usable about the key.

@@ -7,8 +7,10 @@
 #include <mysql.h>
 #include <mysqld_error.h>
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <chrono>
 #include <ctime>
 #include <mutex>
 #include <utility>
@@ -46,6 +48,14 @@ constexpr const char* kSchemaTable =
     where.field += ": the sealed state is larger than the server's max_allowed_packet";
   }
   throw ProviderError("store.unavailable", std::move(where));
+}
+
+// Connector/C counts its timeouts in whole seconds: a limit is rounded up, and never makes a
+// wait longer than the default.
+unsigned Seconds(std::chrono::milliseconds limit, unsigned default_seconds) {
+  if (limit.count() <= 0) return default_seconds;
+  const auto seconds = static_cast<unsigned long long>((limit.count() + 999) / 1000);
+  return static_cast<unsigned>(std::min<unsigned long long>(seconds, default_seconds));
 }
 
 bool Retryable(unsigned error) {
@@ -210,11 +220,14 @@ std::int64_t ToInt(const std::string& text) {
 
 class MariaDbBackend final : public StoreBackend {
  public:
-  MariaDbBackend(const MariaDbTarget& target, const std::string& password)
+  MariaDbBackend(const MariaDbTarget& target, const std::string& password,
+                 std::chrono::milliseconds wait_limit)
       : conn_(mysql_init(nullptr)), database_(target.database) {
     if (conn_ == nullptr) Unavailable(CR_OUT_OF_MEMORY);
-    const unsigned connect_timeout = kConnectTimeoutSeconds;
-    const unsigned net_timeout = kNetTimeoutSeconds;
+    // A server that stops answering (stopped, paused, a network gone) fails the call once the
+    // limit has passed instead of holding a case past its own limit.
+    const unsigned connect_timeout = Seconds(wait_limit, kConnectTimeoutSeconds);
+    const unsigned net_timeout = Seconds(wait_limit, kNetTimeoutSeconds);
     mysql_optionsv(conn_, MYSQL_OPT_CONNECT_TIMEOUT, &connect_timeout);
     mysql_optionsv(conn_, MYSQL_OPT_READ_TIMEOUT, &net_timeout);
     mysql_optionsv(conn_, MYSQL_OPT_WRITE_TIMEOUT, &net_timeout);
@@ -483,14 +496,15 @@ MariaDbTarget ParseMariaDbUrl(std::string_view url) {
 }
 
 std::unique_ptr<StoreBackend> OpenMariaDbBackend(const MariaDbTarget& target,
-                                                 const std::string& password) {
+                                                 const std::string& password,
+                                                 std::chrono::milliseconds wait_limit) {
   // mysql_init() initializes the library on first use, which is not safe from two threads at
   // once (`run --jobs N` opens stores from several).
   static std::once_flag once;
   static int library = 0;
   std::call_once(once, [] { library = mysql_library_init(0, nullptr, nullptr); });
   if (library != 0) Unavailable(CR_UNKNOWN_ERROR);
-  return std::make_unique<MariaDbBackend>(target, password);
+  return std::make_unique<MariaDbBackend>(target, password, wait_limit);
 }
 
 }  // namespace gemini_oracle::ref

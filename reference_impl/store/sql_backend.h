@@ -4,6 +4,7 @@
 // migrations) lives in the one layer above (OpenStateStoreOn), so SQLite and MariaDB cannot
 // drift apart. Tests use a backend directly to play an attacker who edits rows.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -58,12 +59,15 @@ class StoreBackend {
 /// The database a URL names, without touching its schema. Throws "store.url_malformed" or
 /// "store.unavailable"; with kExistingOnly, "store.not_found" for a SQLite file that does not
 /// exist or holds no state store.
+/// `wait_limit` as for OpenStateStore.
 std::unique_ptr<StoreBackend> OpenStoreBackend(
-    std::string_view url, StoreOpening opening = StoreOpening::kCreateWhenMissing);
+    std::string_view url, StoreOpening opening = StoreOpening::kCreateWhenMissing,
+    std::chrono::milliseconds wait_limit = std::chrono::milliseconds::zero());
 
 /// sqlite:PATH (the file is created when missing, unless kExistingOnly).
 std::unique_ptr<StoreBackend> OpenSqliteBackend(
-    const std::string& path, StoreOpening opening = StoreOpening::kCreateWhenMissing);
+    const std::string& path, StoreOpening opening = StoreOpening::kCreateWhenMissing,
+    std::chrono::milliseconds wait_limit = std::chrono::milliseconds::zero());
 
 /// The parts of mariadb://USER@HOST:PORT/DATABASE; the password comes from the environment.
 struct MariaDbTarget {
@@ -74,8 +78,9 @@ struct MariaDbTarget {
 };
 /// Parses a mariadb:// URL; throws "store.url_malformed" (also for a URL carrying a password).
 MariaDbTarget ParseMariaDbUrl(std::string_view url);
-std::unique_ptr<StoreBackend> OpenMariaDbBackend(const MariaDbTarget& target,
-                                                 const std::string& password);
+std::unique_ptr<StoreBackend> OpenMariaDbBackend(
+    const MariaDbTarget& target, const std::string& password,
+    std::chrono::milliseconds wait_limit = std::chrono::milliseconds::zero());
 
 /// The common layer over `backend`: migrates it with `migrations` (whose last version is the
 /// schema version this code writes), refusing a newer store with "store.schema_too_new". With

@@ -22,19 +22,19 @@
 namespace gemini_oracle::ref {
 namespace {
 
-constexpr int kBusyTimeoutMs = 30000;
+// How long a call waits for another connection's lock unless told less (a case's limit).
+constexpr std::chrono::milliseconds kBusyTimeout{30000};
 
 // SQLITE_LOCKED is a conflict within one connection (no shared cache here): waiting cannot end
 // it, so only SQLITE_BUSY, another connection's lock, is waited for.
 bool IsBusy(int rc) { return (rc & 0xff) == SQLITE_BUSY; }
 
 // Runs `attempt` (returning a result code) again while it answers busy, outside a transaction
-// only (inside one, a retry would repeat half of it), until kBusyTimeoutMs has passed.
+// only (inside one, a retry would repeat half of it), until `busy` has passed.
 template <typename Attempt>
-int RetryWhileBusy(sqlite3* db, Attempt attempt) {
+int RetryWhileBusy(sqlite3* db, std::chrono::milliseconds busy, Attempt attempt) {
   const bool outside_transaction = sqlite3_get_autocommit(db) != 0;
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(kBusyTimeoutMs);
+  const auto deadline = std::chrono::steady_clock::now() + busy;
   auto pause = std::chrono::milliseconds(1);
   for (;;) {
     const int rc = attempt();
@@ -61,9 +61,10 @@ constexpr const char* kSchemaTable =
 
 class Statement {
  public:
-  Statement(sqlite3* db, const char* sql) : db_(db) {
-    const int rc =
-        RetryWhileBusy(db, [&] { return sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); });
+  Statement(sqlite3* db, std::chrono::milliseconds busy, const char* sql)
+      : db_(db), busy_(busy) {
+    const int rc = RetryWhileBusy(
+        db, busy, [&] { return sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); });
     if (rc != SQLITE_OK) Unavailable(rc);
   }
   ~Statement() { sqlite3_finalize(stmt_); }
@@ -83,7 +84,7 @@ class Statement {
 
   /// True for a row, false when done; throws on an error.
   bool Step() {
-    const int rc = RetryWhileBusy(db_, [&] {
+    const int rc = RetryWhileBusy(db_, busy_, [&] {
       const int attempt = sqlite3_step(stmt_);
       if (IsBusy(attempt)) sqlite3_reset(stmt_);  // bindings stay; the statement starts again
       return attempt;
@@ -109,15 +110,21 @@ class Statement {
     if (rc != SQLITE_OK) Unavailable(rc);
   }
   sqlite3* db_;
+  std::chrono::milliseconds busy_;
   sqlite3_stmt* stmt_ = nullptr;
   int last_error_ = SQLITE_OK;
 };
 
 class SqliteBackend final : public StoreBackend {
  public:
-  SqliteBackend(const std::string& path, StoreOpening opening) {
+  SqliteBackend(const std::string& path, StoreOpening opening, std::chrono::milliseconds busy)
+      : busy_(busy.count() > 0 ? std::min(busy, kBusyTimeout) : kBusyTimeout) {
     const bool create = opening == StoreOpening::kCreateWhenMissing;
-    const int rc = sqlite3_open_v2(path.c_str(), &db_,
+    // The path is literal (docs/state-store.md): no SQLITE_OPEN_URI, and a relative path is
+    // given as ./PATH, so that neither a library built with SQLITE_USE_URI reads "file:..." as
+    // a URI (?mode=memory, ?nolock=1) nor ":memory:" opens a database that is never stored.
+    const std::string literal = !path.empty() && path.front() != '/' ? "./" + path : path;
+    const int rc = sqlite3_open_v2(literal.c_str(), &db_,
                                    SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) |
                                        SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE,
                                    nullptr);
@@ -134,7 +141,7 @@ class SqliteBackend final : public StoreBackend {
       }
       Unavailable(rc);
     }
-    sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+    sqlite3_busy_timeout(db_, static_cast<int>(busy_.count()));
     try {
       // Checked before the pragmas: a file that is no state store is left as it was.
       if (!create && ReadSchemaVersion() == 0) {
@@ -155,7 +162,7 @@ class SqliteBackend final : public StoreBackend {
 
   std::optional<StoredRow> ReadRow(std::string_view conversation_id) override {
     // One SELECT reads one snapshot: never half of a write.
-    Statement s(db_,
+    Statement s(db_, busy_,
                 "SELECT version, key_id, nonce, ciphertext, updated_at "
                 "FROM gemini_oracle_conversations WHERE conversation_id = ?");
     s.Bind(1, conversation_id);
@@ -172,7 +179,7 @@ class SqliteBackend final : public StoreBackend {
 
   bool InsertRow(const StoredRow& row) override {
     Transaction tx(*this);
-    Statement s(db_,
+    Statement s(db_, busy_,
                 "INSERT INTO gemini_oracle_conversations "
                 "(conversation_id, version, key_id, nonce, ciphertext, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?)");
@@ -188,7 +195,7 @@ class SqliteBackend final : public StoreBackend {
 
   bool UpdateRow(const StoredRow& row, std::uint64_t expected_version) override {
     Transaction tx(*this);
-    Statement s(db_,
+    Statement s(db_, busy_,
                 "UPDATE gemini_oracle_conversations SET "
                 "version = ?, key_id = ?, nonce = ?, ciphertext = ?, updated_at = ? "
                 "WHERE conversation_id = ? AND version = ?");
@@ -207,18 +214,18 @@ class SqliteBackend final : public StoreBackend {
   }
 
   std::vector<std::string> ListIds() override {
-    Statement s(db_, "SELECT conversation_id FROM gemini_oracle_conversations");
+    Statement s(db_, busy_, "SELECT conversation_id FROM gemini_oracle_conversations");
     std::vector<std::string> ids;
     while (s.Step()) ids.push_back(s.Bytes(0));
     return ids;
   }
 
   int ReadSchemaVersion() override {
-    Statement exists(db_,
+    Statement exists(db_, busy_,
                      "SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
                      "name = 'gemini_oracle_schema'");
     if (!exists.Step()) return 0;
-    Statement s(db_, "SELECT COALESCE(MAX(version), 0) FROM gemini_oracle_schema");
+    Statement s(db_, busy_, "SELECT COALESCE(MAX(version), 0) FROM gemini_oracle_schema");
     return s.Step() ? static_cast<int>(s.Int(0)) : 0;
   }
 
@@ -229,7 +236,7 @@ class SqliteBackend final : public StoreBackend {
     Exec(kSchemaTable);
     if (ReadSchemaVersion() >= step.version) return;  // rolled back: nothing to do
     for (const auto& sql : step.sqlite) Exec(sql.c_str());
-    Statement record(db_,
+    Statement record(db_, busy_,
                      "INSERT INTO gemini_oracle_schema (version, description, applied_at) "
                      "VALUES (?, ?, ?)");
     record.Bind(1, static_cast<std::int64_t>(step.version));
@@ -263,8 +270,8 @@ class SqliteBackend final : public StoreBackend {
   };
 
   void Exec(const char* sql) {
-    const int rc =
-        RetryWhileBusy(db_, [&] { return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr); });
+    const int rc = RetryWhileBusy(
+        db_, busy_, [&] { return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr); });
     if (rc != SQLITE_OK) Unavailable(sqlite3_extended_errcode(db_));
   }
 
@@ -278,12 +285,14 @@ class SqliteBackend final : public StoreBackend {
   }
 
   sqlite3* db_ = nullptr;
+  std::chrono::milliseconds busy_;  // the longest one call waits for a lock held elsewhere
 };
 
 }  // namespace
 
-std::unique_ptr<StoreBackend> OpenSqliteBackend(const std::string& path, StoreOpening opening) {
-  return std::make_unique<SqliteBackend>(path, opening);
+std::unique_ptr<StoreBackend> OpenSqliteBackend(const std::string& path, StoreOpening opening,
+                                                std::chrono::milliseconds wait_limit) {
+  return std::make_unique<SqliteBackend>(path, opening, wait_limit);
 }
 
 }  // namespace gemini_oracle::ref

@@ -221,24 +221,27 @@ std::unique_ptr<StateStore> OpenStateStoreOn(std::unique_ptr<StoreBackend> backe
   return std::make_unique<SqlStateStore>(std::move(backend), std::move(keyring));
 }
 
-std::unique_ptr<StoreBackend> OpenStoreBackend(std::string_view url, StoreOpening opening) {
+std::unique_ptr<StoreBackend> OpenStoreBackend(std::string_view url, StoreOpening opening,
+                                               std::chrono::milliseconds wait_limit) {
   const std::string_view scheme = Scheme(url);
   if (scheme == "sqlite") {
     const std::string_view path = url.substr(scheme.size() + 1);
     if (path.empty()) Refuse("store.url_malformed", "path");
-    return OpenSqliteBackend(std::string(path), opening);
+    return OpenSqliteBackend(std::string(path), opening, wait_limit);
   }
   if (scheme == "mariadb") {
     const MariaDbTarget target = ParseMariaDbUrl(url);
     const char* password = std::getenv(kPasswordVariable);
-    return OpenMariaDbBackend(target, password == nullptr ? std::string() : password);
+    return OpenMariaDbBackend(target, password == nullptr ? std::string() : password,
+                              wait_limit);
   }
   Refuse("store.url_malformed", "scheme");
 }
 
 std::unique_ptr<StateStore> OpenStateStore(std::string_view url, Keyring keyring,
-                                           StoreOpening opening) {
-  return OpenStateStoreOn(OpenStoreBackend(url, opening), std::move(keyring),
+                                           StoreOpening opening,
+                                           std::chrono::milliseconds wait_limit) {
+  return OpenStateStoreOn(OpenStoreBackend(url, opening, wait_limit), std::move(keyring),
                           StateSchemaMigrations(), opening);
 }
 

@@ -3,6 +3,7 @@
 // ADR-224.9). One interface, two backends with the same semantics: SQLite (a file, the
 // embedded default) and MariaDB (InnoDB on a real server). See docs/state-store.md.
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -89,10 +90,14 @@ enum class StoreOpening {
 ///   sqlite:PATH                          a file (created when missing)
 ///   mariadb://USER@HOST:PORT/DATABASE    password from GEMINI_ORACLE_MARIADB_PASSWORD
 /// Throws ProviderError "store.url_malformed" or "store.unavailable"; with kExistingOnly also
-/// "store.not_found".
+/// "store.not_found". `wait_limit`: the longest one store call may wait on the database (a
+/// server that stopped answering, a lock held elsewhere) before it fails "store.unavailable";
+/// zero keeps the defaults (MariaDB: 10 s to connect, 120 s per read or write; SQLite: 30 s
+/// for a lock).
 std::unique_ptr<StateStore> OpenStateStore(
     std::string_view url, Keyring keyring,
-    StoreOpening opening = StoreOpening::kCreateWhenMissing);
+    StoreOpening opening = StoreOpening::kCreateWhenMissing,
+    std::chrono::milliseconds wait_limit = std::chrono::milliseconds::zero());
 
 /// The URL with any password removed, for messages and reports.
 std::string RedactedStoreUrl(std::string_view url);

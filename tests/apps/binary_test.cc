@@ -84,6 +84,25 @@ TEST(Binary, ProgressLinesWhenNotOnATerminal) {
       << out.text;
 }
 
+// Refuses a --count past the documented limit (CLI11 would saturate it to SIZE_MAX and the
+// command would write without end) and an empty --out (the working folder), writing nothing.
+TEST(Binary, GenerateRefusesAHugeCountAndAnEmptyOut) {
+  TempDir work;
+  const std::string in_work = "cd '" + work.path().string() + "' && timeout -s KILL 60 ";
+  Output out = Shell(in_work + Binary() + " generate --count 99999999999999999999999 --out gen 2>&1");
+  EXPECT_EQ(out.status, 4) << out.text;
+  EXPECT_THAT(out.text, HasSubstr("--count: takes a number from 1 to 100000"));
+  out = Shell(in_work + Binary() + " generate --count 100001 --out gen 2>&1");
+  EXPECT_EQ(out.status, 4) << out.text;
+  out = Shell(in_work + Binary() + " generate --count 1 --out '' 2>&1");
+  EXPECT_EQ(out.status, 4) << out.text;
+  EXPECT_THAT(out.text, HasSubstr("--out: needs a path"));
+  EXPECT_TRUE(std::filesystem::is_empty(work.path()));
+  // A count within the limit, written with leading zeros, still runs.
+  out = Shell(in_work + Binary() + " generate --count 0001 --family conversation --out gen 2>&1");
+  EXPECT_EQ(out.status, 0) << out.text;
+}
+
 // Uses a name in the README's "Add a case" example that no case of the corpus has.
 TEST(Binary, ReadmeExampleNameIsNew) {
   const Output out = Shell("grep -o 'fixtures/adr-224/y_[a-z0-9_]*\\.json' '" +

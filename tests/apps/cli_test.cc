@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <regex>
@@ -232,6 +233,26 @@ TEST(CheckCommand, FolderArgumentChecksItsCases) {
   EXPECT_THAT(c.err, HasSubstr("y_broken.json:1:2"));
 }
 
+// Prints a fixture whose name holds an ESC sequence and a newline escaped, one line per
+// problem, in `check` and in `run` (where the case id is the name too).
+TEST(CheckCommand, HostileFileNamesAreEscaped) {
+  TempDir dir, reports;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  dir.Write("adr-224/y_a\x1b[2J\x1b]0;title\x07\nb.json", "[");
+  const Captured c = Check(dir);
+  EXPECT_EQ(c.status, kExitBadInput);
+  // Two problems (the name is not portable, the text is not JSON), so two lines.
+  EXPECT_THAT(c.out, HasSubstr("1 valid case, 2 problems"));
+  EXPECT_THAT(c.err, HasSubstr("y_a\\x1b[2J\\x1b]0;title\\x07\\x0ab.json:1:2: "));
+  EXPECT_EQ(c.err.find('\x1b'), std::string::npos) << c.err;
+  EXPECT_EQ(std::count(c.err.begin(), c.err.end(), '\n'), 2) << c.err;
+  const Captured r = RunCli(dir, reports.path());
+  EXPECT_EQ(r.status, kExitBadInput) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr("y_a\\x1b[2J\\x1b]0;title\\x07\\x0ab"));
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find('\x1b'), std::string::npos) << r.out;
+}
+
 // Says why it exits 4: the bad fixtures are listed.
 TEST(ClausesCommand, BadFixturesAreNamed) {
   TempDir dir;
@@ -302,6 +323,26 @@ TEST(RunCommand, ExpectationsTurnListedFailuresKnownAndListedPassesUnexpected) {
   EXPECT_EQ(c.status, kExitConformance) << c.out << c.err;
   EXPECT_THAT(c.out, HasSubstr("1 unexpected passes"));
   EXPECT_THAT(ReadText(reports.path() / "junit.xml"), HasSubstr("type=\"unexpected_pass\""));
+
+  // An i_ case listed that no longer fails (implementation_defined: nothing judged of it
+  // failed) is as stale as a listed pass.
+  TempDir open_dir;
+  open_dir.Write("adr-224/i_open.json", R"({
+  "description": "Either reading is allowed",
+  "clauses": ["ADR-224.1"],
+  "rationale": "The ADRs leave this open.",
+  "exchanges": [
+    {"user": "go",
+     "response": {"body": {"candidates": [{"content": {"role": "model",
+       "parts": [{"text": "done"}]}}]}}}
+  ],
+  "expect": {"outcome": "implementation_defined", "note": "either reading"}
+})");
+  args.expect = lists.Write("stale_open.json", R"({"known": [
+    {"id": "adr-224/i_open", "reason": "used to fail"}]})");
+  c = RunCli(open_dir, reports.path(), args);
+  EXPECT_EQ(c.status, kExitConformance) << c.out << c.err;
+  EXPECT_THAT(c.out, HasSubstr("1 unexpected passes"));
 }
 
 // --expect refuses, before running anything, a file naming a case the corpus lacks, a
@@ -428,7 +469,7 @@ TEST(RunCommand, StoreSuspendsEveryConversation) {
   TempDir dir, reports, state;
   dir.Write("adr-224/y_good.json", kGoodCase);
   const std::filesystem::path key =
-      state.Write("state.key", "# test key\n" + std::string(64, 'a') + "\n");
+      state.WritePrivate("state.key", "# test key\n" + std::string(64, 'a') + "\n");
   RunArgs args;
   args.store = "sqlite:" + (state.path() / "s.sqlite3").string();
   args.store_key_file = key;
@@ -458,7 +499,7 @@ TEST(RunCommand, BadStoreSettingsAreBadInput) {
   }
   RunArgs bad_key;
   bad_key.store = "sqlite:" + (state.path() / "s.sqlite3").string();
-  bad_key.store_key_file = state.Write("bad.key", "not-a-key-SENTINEL\n");
+  bad_key.store_key_file = state.WritePrivate("bad.key", "not-a-key-SENTINEL\n");
   const Captured c = RunCli(dir, reports.path(), bad_key);
   EXPECT_EQ(c.status, kExitBadInput) << c.out << c.err;
   EXPECT_THAT(c.err, HasSubstr("[store.key_malformed]"));
@@ -474,9 +515,9 @@ TEST(StoreCommand, KeygenAndRekeyRotateKeys) {
   ASSERT_EQ(StoreCommand(StoreArgs{"keygen", "", ""}, k2, err), 0);
   EXPECT_THAT(k1.str(), ::testing::MatchesRegex("# key id [0-9a-f]{16}\n[0-9a-f]{64}\n"));
   EXPECT_NE(k1.str(), k2.str());
-  const auto old_key = state.Write("old.key", k1.str());
-  const auto rotated = state.Write("rotated.key", k2.str() + k1.str());
-  const auto new_only = state.Write("new.key", k2.str());
+  const auto old_key = state.WritePrivate("old.key", k1.str());
+  const auto rotated = state.WritePrivate("rotated.key", k2.str() + k1.str());
+  const auto new_only = state.WritePrivate("new.key", k2.str());
   // One conversation sealed under the old key, by a run.
   TempDir dir, reports;
   dir.Write("adr-224/y_good.json", kGoodCase);
@@ -496,7 +537,7 @@ TEST(StoreCommand, KeygenAndRekeyRotateKeys) {
   // command fails so that the old key is not retired.
   std::ostringstream k3, lost_out, lost_err;
   ASSERT_EQ(StoreCommand(StoreArgs{"keygen", "", ""}, k3, err), 0);
-  const auto unrelated = state.Write("unrelated.key", k3.str());
+  const auto unrelated = state.WritePrivate("unrelated.key", k3.str());
   EXPECT_EQ(StoreCommand(StoreArgs{"rekey", args.store, unrelated}, lost_out, lost_err),
             kExitBadInput);
   EXPECT_THAT(lost_out.str(), HasSubstr("0 conversations re-encrypted"));
@@ -506,6 +547,57 @@ TEST(StoreCommand, KeygenAndRekeyRotateKeys) {
   EXPECT_THAT(still.str(), HasSubstr("1 sealed under the current key"));
 }
 
+// keygen --out creates a key file with mode 600 that rekey and info accept, prints its id and
+// never the key, and never replaces a file; --out with another action is a usage error.
+TEST(StoreCommand, KeygenWritesAPrivateKeyFile) {
+  TempDir state;
+  const auto file = state.path() / "state.key";
+  StoreArgs keygen{"keygen", "", ""};
+  keygen.out = file;
+  std::ostringstream out, err;
+  ASSERT_EQ(StoreCommand(keygen, out, err), 0) << err.str();
+  EXPECT_EQ(std::filesystem::status(file).permissions(),
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  const std::string written = ReadText(file);
+  EXPECT_THAT(written, ::testing::MatchesRegex("# key id [0-9a-f]{16}\n[0-9a-f]{64}\n"));
+  EXPECT_THAT(out.str(), HasSubstr("key " + written.substr(9, 16) + " written to "));
+  EXPECT_EQ(out.str().find(written.substr(26, 64)), std::string::npos);
+  std::ostringstream again_out, again_err;
+  EXPECT_EQ(StoreCommand(keygen, again_out, again_err), kExitBadInput);
+  EXPECT_THAT(again_err.str(), HasSubstr("never replaced"));
+  EXPECT_EQ(ReadText(file), written);
+  const std::string url = "sqlite:" + (state.path() / "s.sqlite3").string();
+  ref::OpenStateStore(url, ref::Keyring::FromFile(file))->Suspend("c", ref::ConversationState{}, 0);
+  StoreArgs info{"info", url, file};
+  std::ostringstream info_out, info_err;
+  EXPECT_EQ(StoreCommand(info, info_out, info_err), 0) << info_err.str();
+  info.out = state.path() / "other.key";
+  EXPECT_EQ(StoreCommand(info, info_out, info_err), kExitBadInput);
+  EXPECT_FALSE(std::filesystem::exists(info.out));
+}
+
+// A key file others may write is refused by every store command, naming it and its mode.
+TEST(StoreCommand, KeyFileOthersMayWriteIsRefused) {
+  TempDir state;
+  std::ostringstream key, err;
+  ASSERT_EQ(StoreCommand(StoreArgs{"keygen", "", ""}, key, err), 0);
+  const auto key_file = state.Write("open.key", key.str());
+  std::filesystem::permissions(key_file, static_cast<std::filesystem::perms>(0664));
+  const std::string url = "sqlite:" + (state.path() / "s.sqlite3").string();
+  std::ostringstream out, info_err;
+  EXPECT_EQ(StoreCommand(StoreArgs{"info", url, key_file}, out, info_err), kExitBadInput);
+  EXPECT_THAT(info_err.str(), HasSubstr("[store.key_exposed]"));
+  EXPECT_THAT(info_err.str(), HasSubstr(key_file.string() + ", mode 0664"));
+  TempDir dir, reports;
+  dir.Write("adr-224/y_good.json", kGoodCase);
+  RunArgs args;
+  args.store = url;
+  args.store_key_file = key_file;
+  const Captured c = RunCli(dir, reports.path(), args);
+  EXPECT_EQ(c.status, kExitBadInput) << c.out << c.err;
+  EXPECT_THAT(c.err, HasSubstr("[store.key_exposed]"));
+}
+
 // A conversation left under its old key is named so that an operator can read and paste it:
 // quoted, with bytes outside printable ASCII, the quote and the backslash as \xNN.
 TEST(StoreCommand, RekeyNamesLeftConversationsPrintably) {
@@ -513,10 +605,10 @@ TEST(StoreCommand, RekeyNamesLeftConversationsPrintably) {
   std::ostringstream k1, k2, err;
   ASSERT_EQ(StoreCommand(StoreArgs{"keygen", "", ""}, k1, err), 0);
   ASSERT_EQ(StoreCommand(StoreArgs{"keygen", "", ""}, k2, err), 0);
-  const auto other = state.Write("other.key", k2.str());
+  const auto other = state.WritePrivate("other.key", k2.str());
   const std::string url = "sqlite:" + (state.path() / "s.sqlite3").string();
   const std::string id = std::string("a\xff\"b\\c\n\0d", 9);
-  ref::OpenStateStore(url, ref::Keyring::FromFile(state.Write("k1.key", k1.str())))
+  ref::OpenStateStore(url, ref::Keyring::FromFile(state.WritePrivate("k1.key", k1.str())))
       ->Suspend(id, ref::ConversationState{}, 0);
   std::ostringstream out, rekey_err;
   EXPECT_EQ(StoreCommand(StoreArgs{"rekey", url, other}, out, rekey_err), kExitBadInput);
@@ -531,7 +623,7 @@ TEST(StoreCommand, MissingSqliteStoreIsNotCreated) {
   TempDir state;
   std::ostringstream key, err;
   ASSERT_EQ(StoreCommand(StoreArgs{"keygen", "", ""}, key, err), 0);
-  const auto key_file = state.Write("k.key", key.str());
+  const auto key_file = state.WritePrivate("k.key", key.str());
   const auto missing = state.path() / "typo.sqlite3";
   for (const std::string action : {"info", "rekey"}) {
     std::ostringstream out, action_err;
@@ -550,7 +642,7 @@ TEST(StoreCommand, ForeignSqliteDatabaseIsLeftAsItWas) {
   TempDir state;
   std::ostringstream key, err;
   ASSERT_EQ(StoreCommand(StoreArgs{"keygen", "", ""}, key, err), 0);
-  const auto key_file = state.Write("k.key", key.str());
+  const auto key_file = state.WritePrivate("k.key", key.str());
   const auto foreign = state.path() / "app.sqlite3";
   sqlite3* db = nullptr;
   ASSERT_EQ(sqlite3_open(foreign.c_str(), &db), SQLITE_OK);

@@ -163,6 +163,16 @@ TEST(DriverProtocol, RefusalWithoutPlaceIsPlacedFromTheJournal) {
   EXPECT_EQ(place(0), (std::pair<std::size_t, std::string>{1, "build"}));
   c.expect.phase = "build";
   EXPECT_EQ(place(1), (std::pair<std::size_t, std::string>{2, "build"}));
+  // Written back as the reference driver writes reports, it is still unplaced, not a line
+  // with "exchange": 0 that breaks the protocol (found by driver_protocol_fuzzer).
+  const Json written = ReportMessage(report, 1);
+  EXPECT_EQ(Violations(SchemaOf("report"), written), "");
+  const Reply again = ParseReply(written, 1, Case{});
+  ASSERT_TRUE(std::holds_alternative<DriverReport>(again)) << written.dump();
+  ASSERT_TRUE(std::get<DriverReport>(again).refusal);
+  EXPECT_EQ(std::get<DriverReport>(again).refusal->exchange, 0u);
+  EXPECT_EQ(std::get<DriverReport>(again).refusal->phase, "");
+
   DriverReport placed = report;
   placed.refusal->exchange = 3;
   placed.refusal->phase = "http";

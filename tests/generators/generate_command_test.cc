@@ -2,6 +2,7 @@
 // every file of every family passes `check`.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -116,6 +117,30 @@ TEST(Generate, CaseIndependentOfCountAndFamiliesStaleFilesRemoved) {
   EXPECT_EQ(files, 4u);  // the three new ones and a file of the user's
   EXPECT_TRUE(std::filesystem::exists(many.path() / "conversation" / "notes.md"));
   EXPECT_TRUE(std::filesystem::exists(many.path() / "conversation" / "y_conversation_special.json"));
+}
+
+// Refuses a count past kMaxGenerateCount (SIZE_MAX would write without end) and an empty
+// folder (the working folder), before writing anything.
+TEST(Generate, HugeCountAndEmptyFolderAreUsageErrors) {
+  TempDir a;
+  std::ostringstream out, err;
+  GenerateArgs args;
+  args.out = a.path();
+  for (const std::size_t count : {kMaxGenerateCount + 1, SIZE_MAX}) {
+    args.count = count;
+    EXPECT_EQ(GenerateCommand(args, out, err), kExitBadInput) << count;
+  }
+  EXPECT_NE(err.str().find("--count takes a whole number from 1 to 100000"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::is_empty(a.path()));
+  args.count = 1;
+  args.out.clear();
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(a.path());
+  const int code = GenerateCommand(args, out, err);
+  std::filesystem::current_path(cwd);
+  EXPECT_EQ(code, kExitBadInput);
+  EXPECT_TRUE(std::filesystem::is_empty(a.path()));
+  EXPECT_NE(err.str().find("--out needs a folder"), std::string::npos);
 }
 
 TEST(Generate, UnknownFamilyIsRefusedWithTheFamilies) {

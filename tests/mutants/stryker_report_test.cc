@@ -2,9 +2,11 @@
 // clean run and for one with every status, and carries the clauses each kill proves.
 #include <gtest/gtest.h>
 
+#include "mutants/proofs.h"
 #include "mutants/stryker_report.h"
 #include "tests/mutants/stryker_schema.h"
 #include "tests/source_root.h"
+#include "tests/temp_dir.h"
 
 namespace gemini_oracle {
 namespace {
@@ -86,6 +88,20 @@ TEST(StrykerReport, BrokenReportIsRefused) {
   report = Input({Row("builder.a", "Killed")});
   report.erase("thresholds");
   EXPECT_NE(Violations(report), "");
+}
+
+// A mutants.json nested 100,000 deep (its config copied recursively crashed `clauses`) is an
+// unusable report that says why, read in one bounded pass.
+TEST(ClauseProofs, ADeeplyNestedReportIsUnusableNotACrash) {
+  testing::TempDir dir;
+  const auto report = dir.Write("mutants.json", R"({"files": {}, "config": {"fingerprint": )" +
+                                                    std::string(100000, '[') +
+                                                    std::string(100000, ']') + "}}");
+  const auto proofs = mutants::ReadClauseProofs(report, SourceRoot(), SourceRoot() / "fixtures",
+                                                SourceRoot() / "mutants" / "catalogue.json");
+  EXPECT_NE(proofs.unusable.find("nest deeper than 1024 levels"), std::string::npos)
+      << proofs.unusable.substr(0, 300);
+  EXPECT_TRUE(proofs.proving.empty());
 }
 
 }  // namespace

@@ -166,9 +166,29 @@ TEST(CallPieces, RepeatedIdOnALaterPieceIsAccepted) {
   EXPECT_EQ(CodeOf(R"([{"functionCall":{"id":"a","name":"f","willContinue":true}},)"
                    R"({"functionCall":{"id":"b"}}])"),
             "native_id.malformed");
+  // An id only on a later piece is a nonempty string, no malformed id: the reference refuses
+  // it under a code of its own (INTERPRETING §5.6 leaves it open).
   EXPECT_EQ(CodeOf(R"([{"functionCall":{"name":"f","willContinue":true}},)"
                    R"({"functionCall":{"id":"b"}}])"),
-            "native_id.malformed");
+            "response.call_piece_id");
+}
+
+// A list args root is refused in an answer and read, in carried state, as the numeric-key
+// object before entries or a later piece's args apply to it; a whole call's list stays a list.
+TEST(CallPieces, CarriedListArgsAreRepairedBeforeEntries) {
+  const std::string opening =
+      R"([{"functionCall":{"name":"f","args":[true],"willContinue":true}},)"
+      R"({"functionCall":{"partialArgs":[{"jsonPath":"$.x","numberValue":1}]}}])";
+  EXPECT_EQ(CodeOf(opening), "response.function_call_malformed");
+  const auto carried = ReadFunctionCalls(ParseJson(opening), /*carried=*/true);
+  ASSERT_EQ(carried.size(), 1u);
+  EXPECT_EQ(DumpJson(carried[0].args), R"({"0":true,"x":1})");
+  const std::string later = R"([{"functionCall":{"name":"f","args":{"x":1},"willContinue":true}},)"
+                            R"({"functionCall":{"args":["a"]}}])";
+  EXPECT_EQ(CodeOf(later), "response.function_call_malformed");
+  EXPECT_EQ(DumpJson(ReadFunctionCalls(ParseJson(later), true).at(0).args), R"({"x":1,"0":"a"})");
+  const std::string whole = R"([{"functionCall":{"name":"f","args":["a"]}}])";
+  EXPECT_EQ(DumpJson(ReadFunctionCalls(ParseJson(whole), true).at(0).args), R"(["a"])");
 }
 
 TEST(CallPieces, Refusals) {

@@ -412,6 +412,39 @@ TEST(Correlation, CarriedPiecesAreCheckedLikeAnAnswer) {
   EXPECT_EQ(refusal(R"([{"functionCall":{"id":"a","name":"f","willContinue":true}},)"
                     R"({"functionCall":{"id":"a"}}])"),
             "accepted");
+  // An id only on a later piece is no malformed id (it is a nonempty string): the reference's
+  // refusal of it is a grammar refusal, so in carried state capsule.malformed.
+  EXPECT_EQ(refusal(R"([{"functionCall":{"name":"f","willContinue":true}},)"
+                    R"({"functionCall":{"id":"a"}}])"),
+            "capsule.malformed");
+}
+
+// A list args root in carried pieces is degraded state repaired as on replay (ADR-224: "Apply
+// the same rule to Gemini-owned native parts on replay, including already carried turns"):
+// read as the numeric-key object before entries or a later piece's args apply, on every
+// piece; the generic call matches the assembled arguments.
+TEST(Correlation, CarriedListArgsInPiecesAreRepaired) {
+  const auto refusal = [](const char* calls, const char* parts) {
+    return Refusal(OwnedTurn("t1", calls, parts, ""));
+  };
+  EXPECT_EQ(refusal(R"([{"id":"tc_1","name":"f","arguments":{"x":1}}])",
+                    R"([{"functionCall":{"name":"f","args":[],"willContinue":true}},)"
+                    R"({"functionCall":{"partialArgs":[{"jsonPath":"$.x","numberValue":1}]}}])"),
+            "accepted");
+  EXPECT_EQ(refusal(R"([{"id":"tc_1","name":"f","arguments":{"0":"a","x":1}}])",
+                    R"([{"functionCall":{"name":"f","args":["a"],)"
+                    R"("partialArgs":[{"jsonPath":"$.x","numberValue":1}]}}])"),
+            "accepted");
+  EXPECT_EQ(refusal(R"([{"id":"tc_1","name":"f","arguments":{"0":5,"x":1}}])",
+                    R"([{"functionCall":{"name":"f","willContinue":true}},)"
+                    R"({"functionCall":{"args":[5],"willContinue":true}},)"
+                    R"({"functionCall":{"partialArgs":[{"jsonPath":"$.x","numberValue":1}]}}])"),
+            "accepted");
+  // Negative control: the assembled arguments are what the generic call must match.
+  EXPECT_EQ(refusal(R"([{"id":"tc_1","name":"f","arguments":{"x":2}}])",
+                    R"([{"functionCall":{"name":"f","args":[],"willContinue":true}},)"
+                    R"({"functionCall":{"partialArgs":[{"jsonPath":"$.x","numberValue":1}]}}])"),
+            "replay.calls_mismatch");
 }
 
 }  // namespace

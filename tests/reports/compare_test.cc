@@ -12,6 +12,7 @@
 #include "apps/gemini-oracle/commands.h"
 #include "apps/gemini-oracle/report_commands.h"
 #include "reports/index.h"
+#include "reports/write_all.h"
 #include "tests/captured_output.h"
 #include "tests/temp_dir.h"
 
@@ -340,11 +341,10 @@ TEST(CompareCommand, WritesTheSameBytesForTheSameReports) {
   EXPECT_EQ(doc["compare_schema_version"], 1);
   EXPECT_EQ(doc["reports"][1]["file"], (in.path() / "b" / "index.json").generic_string());
   EXPECT_EQ(doc["disagreements"][0]["id"], "x/2");
-  // No temporary file is left beside them.
+  // No temporary file is left beside them (the folder's lock file stays, and is no report).
   std::size_t files = 0;
-  for ([[maybe_unused]] const auto& entry :
-       std::filesystem::directory_iterator(first.path() / "out")) {
-    ++files;
+  for (const auto& entry : std::filesystem::directory_iterator(first.path() / "out")) {
+    if (entry.path().filename() != reports::kReportLockName) ++files;
   }
   EXPECT_EQ(files, 3u);
 }
@@ -406,10 +406,34 @@ INSTANTIATE_TEST_SUITE_P(
             "case_twice",
             R"({"results": [{"id": "x/1", "verdict": "pass"}, {"id": "x/1", "verdict": "fail"}]})",
             "results[1]: case x/1 appears twice"},
+        // 100,000 levels crashed compare (SIGSEGV); refused in one pass before parsing.
+        BadInput{"nested_100000_deep", std::string(100000, '[') + std::string(100000, ']'),
+                 "refused at byte 1025: arrays and objects nest deeper than 1024 levels, the "
+                 "bound of a report file"},
         BadInput{"newer_schema", R"({"json_schema_version": 99, "results": []})",
                  "json_schema_version 99 is not one this tool reads (1 to " +
                      std::to_string(reports::kJsonSchemaVersion) + ")"}),
     [](const ::testing::TestParamInfo<BadInput>& info) { return std::string(info.param.name); });
+
+// A report whose context holds a value nested 100,000 deep (dumping it crashed compare with
+// SIGSEGV) is refused in one pass, naming the file and the byte, with nothing written.
+TEST(CompareCommand, RefusesADeeplyNestedReportWithoutCrashing) {
+  TempDir in, out;
+  const auto good = in.Write("good.json", IndexText("A", kResultsA));
+  const std::string text = R"({"context": {"implementation": "B", "suite_version": )" +
+                           std::string(100000, '[') + std::string(100000, ']') +
+                           R"(}, "results": [{"id": "x/1", "verdict": "pass"}]})";
+  // The value starts at level 3 (index, context): level 1025 opens 1,023 brackets in.
+  const std::size_t at = text.find('[') + 1023;
+  const auto deep = in.Write("deep.json", text);
+  const Captured c = Compare({good, deep}, out.path() / "out");
+  EXPECT_EQ(c.status, kExitBadInput);
+  EXPECT_EQ(c.err, "gemini-oracle compare: " + deep.generic_string() + ": refused at byte " +
+                       std::to_string(at) +
+                       ": arrays and objects nest deeper than 1024 levels, the bound of a "
+                       "report file\n");
+  EXPECT_FALSE(std::filesystem::exists(out.path() / "out"));
+}
 
 // A folder without an index.json is named with the file it lacks.
 TEST(CompareCommand, RefusesAFolderWithoutAnIndex) {

@@ -14,6 +14,7 @@
 #include "apps/gemini-oracle/commands.h"
 #include "apps/gemini-oracle/report_commands.h"
 #include "reports/index.h"
+#include "reports/write_all.h"
 #include "tests/captured_output.h"
 #include "tests/temp_dir.h"
 
@@ -374,6 +375,174 @@ TEST(MergeCommand, MergedShardsOfARealRunEqualTheWholeRun) {
     expected.erase(own);
   }
   EXPECT_EQ(context, expected);
+}
+
+// Shards holding only timeouts, errors or bad fixtures exit as run does (2, 2, 4), not as a
+// conformance failure.
+TEST(MergeCommand, ExitsWithTheBitsRunGivesTheSameResults) {
+  struct Only {
+    const char* results;
+    int status;
+  };
+  for (const Only& only :
+       {Only{R"([{"id": "x/9", "verdict": "timeout", "reason": "r"}])", kExitHarness},
+        Only{R"([{"id": "x/9", "verdict": "error", "reason": "r"}])", kExitHarness},
+        Only{R"([{"id": "x/9", "verdict": "error", "bad_fixture": true, "reason": "r"}])",
+             kExitBadInput},
+        Only{R"([{"id": "x/9", "verdict": "unexpected_pass", "reason": "r"}])",
+             kExitConformance}}) {
+    TempDir in, out;
+    const auto a = in.Write("a.json", IndexText("1/2", json::parse(only.results)));
+    const auto b = in.Write("b.json", IndexText("2/2", kPass));
+    const Captured merged = Merge({a, b}, out.path() / "merged");
+    EXPECT_EQ(merged.status, only.status) << only.results << merged.err;
+  }
+}
+
+// A real run's shards, one holding a bad fixture: merged, they exit as the shards did together.
+TEST(MergeCommand, BadFixtureShardsMergeToRunsStatus) {
+  TempDir fixtures, dir;
+  fixtures.Write("adr-226/y_broken.json", "{");
+  fixtures.Write("adr-226/n_broken_too.json", "[");
+  const auto run_shard = [&](const std::string& shard) {
+    RunArgs args;
+    args.source_root = SourceRoot();
+    args.fixtures = fixtures.path();
+    args.report_dir = dir.path() / shard.substr(0, 1);
+    args.shard = shard;
+    args.seed = 7;
+    return gemini_oracle::testing::Capture(RunCommand, args);
+  };
+  const Captured one = run_shard("1/2");
+  const Captured two = run_shard("2/2");
+  EXPECT_EQ(one.status | two.status, kExitBadInput) << one.err << two.err;
+  const Captured merged = Merge({dir.path() / "1", dir.path() / "2"}, dir.path() / "merged");
+  EXPECT_EQ(merged.status, one.status | two.status) << merged.err;
+}
+
+// A shard whose results no longer add up to its own summary was cut or edited: refused,
+// naming the file and the count, with nothing written.
+TEST(MergeCommand, RefusesAShardWhoseSummaryDisagreesWithItsResults) {
+  TempDir in, out;
+  const auto a = in.Write("a.json", IndexText("1/2", kPass));
+  json cut = json::parse(IndexText("2/2", json::parse(R"([{"id": "x/2", "verdict": "pass"},
+                                                          {"id": "x/3", "verdict": "fail"}])")));
+  cut["results"].erase(1);  // the failing case is gone, the summary still counts it
+  const auto b = in.Write("b.json", cut.dump());
+  const Captured c = Merge({a, b}, out.path() / "merged");
+  EXPECT_EQ(c.status, kExitBadInput);
+  EXPECT_EQ(c.err, "gemini-oracle merge: " + b.generic_string() +
+                       ": summary.total is 2 but its results count 1; the report was changed "
+                       "after its run\n");
+  EXPECT_FALSE(std::filesystem::exists(out.path() / "merged"));
+  json edited = json::parse(IndexText("2/2", kFail));
+  edited["summary"]["failed"] = 0;
+  const Captured d = Merge({a, in.Write("d.json", edited.dump())}, out.path() / "merged");
+  EXPECT_EQ(d.status, kExitBadInput);
+  EXPECT_NE(d.err.find("summary.failed is 0 but its results count 1"), std::string::npos) << d.err;
+  json bare = json::parse(IndexText("2/2", kFail));
+  bare.erase("summary");
+  const Captured e = Merge({a, in.Write("e.json", bare.dump())}, out.path() / "merged");
+  EXPECT_EQ(e.status, kExitBadInput);
+  EXPECT_NE(e.err.find("no summary object"), std::string::npos) << e.err;
+}
+
+// A shard whose result holds a value nested 100,000 deep (copying it crashed merge with
+// SIGSEGV) is refused in one pass with the file, the byte and the bound.
+TEST(MergeCommand, RefusesADeeplyNestedIndexWithoutCrashing) {
+  TempDir in, out;
+  const auto a = in.Write("a.json", IndexText("1/2", kPass));
+  std::string deep = IndexText("2/2", kFail);
+  const std::string verdict = R"("verdict": "fail")";
+  deep.insert(deep.find(verdict) + verdict.size(), R"(, "deep": )" + std::string(100000, '[') +
+                                                       std::string(100000, ']'));
+  // The value starts at level 4 (index, results, result): level 1025 opens 1,022 brackets in.
+  const std::size_t at = deep.find(std::string(10, '[')) + 1022;
+  const auto b = in.Write("b/index.json", deep);
+  const Captured c = Merge({a, in.path() / "b"}, out.path() / "merged");
+  EXPECT_EQ(c.status, kExitBadInput);
+  EXPECT_EQ(c.err, "gemini-oracle merge: " + b.generic_string() + ": refused at byte " +
+                       std::to_string(at) +
+                       ": arrays and objects nest deeper than 1024 levels, the bound of a "
+                       "report file\n");
+  EXPECT_FALSE(std::filesystem::exists(out.path() / "merged"));
+  // Brackets inside strings do not count.
+  std::string quoted = IndexText("2/2", kFail);
+  quoted.insert(quoted.rfind('}'), R"(, "note": ")" + std::string(5000, '[') + "\"");
+  EXPECT_EQ(Merge({a, in.Write("q.json", quoted)}, out.path() / "merged").status,
+            kExitConformance);
+}
+
+// A number past a double's range (1e999; found by report_reader_fuzzer) is bad input naming
+// the file and the byte, never an exception that escapes as an internal error.
+TEST(MergeCommand, RefusesANumberBeyondADouble) {
+  TempDir in, out;
+  const auto a = in.Write("a.json", IndexText("1/2", kPass));
+  std::string huge = IndexText("2/2", kFail);
+  const std::string seed = R"("seed": 7)";
+  const std::size_t at = huge.find(seed) + seed.size() - 1;
+  huge.replace(at, 1, "1e999");
+  const auto b = in.Write("b.json", huge);
+  const Captured c = Merge({a, b}, out.path() / "merged");
+  EXPECT_EQ(c.status, kExitBadInput);
+  EXPECT_EQ(c.err, "gemini-oracle merge: " + b.generic_string() + ": invalid JSON at byte " +
+                       std::to_string(at + 1) + ": a number beyond the range of a double\n");
+  EXPECT_FALSE(std::filesystem::exists(out.path() / "merged"));
+}
+
+// A report file over the size bound is refused before it is read (a sparse file: no disk).
+TEST(MergeCommand, RefusesAnOversizedReportUnread) {
+  TempDir in, out;
+  const auto a = in.Write("a.json", IndexText("1/2", kPass));
+  const auto big = in.Write("big.json", "{");
+  std::filesystem::resize_file(big, reports::kMaxReportBytes + 1);
+  const Captured c = Merge({a, big}, out.path() / "merged");
+  EXPECT_EQ(c.status, kExitBadInput);
+  EXPECT_EQ(c.err, "gemini-oracle merge: " + big.generic_string() + ": " +
+                       std::to_string(reports::kMaxReportBytes + 1) +
+                       " bytes: a report file holds at most " +
+                       std::to_string(reports::kMaxReportBytes) + " bytes\n");
+}
+
+// A folder another process writes in is refused (exit 4, the folder named) and left as it is.
+TEST(MergeCommand, RefusesAFolderAnotherProcessHolds) {
+  TempDir in, out;
+  const auto a = in.Write("a.json", IndexText("1/2", kPass));
+  const auto b = in.Write("b.json", IndexText("2/2", kFail));
+  const auto dir = out.path() / "merged";
+  out.Write("merged/index.json", "theirs");
+  const reports::ReportDirLock held(dir);
+  const Captured c = Merge({a, b}, dir);
+  EXPECT_EQ(c.status, kExitBadInput);
+  EXPECT_EQ(c.err, "gemini-oracle merge: --report-dir: " + dir.generic_string() +
+                       ": another gemini-oracle process is writing its reports in this folder "
+                       "(it holds .gemini-oracle.lock); wait for it to end or choose another "
+                       "folder\n");
+  EXPECT_EQ(ReadText(dir / "index.json"), "theirs");
+}
+
+// A write that fails (here a folder where summary.html's temporary file would go, which
+// stops root too): exit 2, and the reports line names exactly the files that are there.
+TEST(MergeCommand, AnnouncesOnlyTheFilesWritten) {
+  TempDir in, out;
+  const auto a = in.Write("a.json", IndexText("1/2", kPass));
+  const auto b =
+      in.Write("b.json", IndexText("2/2", json::parse(R"([{"id": "x/5", "verdict": "pass"}])")));
+  const auto dir = out.path() / "merged";
+  out.Write("merged/.summary.html.partial/blocker", "x");
+  const Captured c = Merge({a, b}, dir);
+  EXPECT_EQ(c.status, kExitHarness) << c.err;
+  EXPECT_NE(c.err.find("summary.html: cannot write the file"), std::string::npos) << c.err;
+  EXPECT_NE(c.out.find("reports: " + DisplayPath(dir) + "/{junit.xml,summary.md}\n"),
+            std::string::npos)
+      << c.out;
+  std::vector<std::string> present;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.front() != '.') present.push_back(name);
+  }
+  std::sort(present.begin(), present.end());
+  EXPECT_EQ(present, (std::vector<std::string>{"junit.xml", "summary.md"}));
 }
 
 }  // namespace

@@ -443,6 +443,52 @@ TEST(WriteAll, ReplacesAtomically) {
   EXPECT_EQ(first, "{");
 }
 
+// A second holder of a report folder is refused at once, naming the folder; the folder is
+// free again once the first holder is gone.
+TEST(ReportDirLock, SecondHolderIsRefusedUntilTheFirstEnds) {
+  testing::TempDir dir;
+  const auto folder = dir.path() / "reports";
+  {
+    ReportDirLock first(folder);  // creates the folder
+    EXPECT_TRUE(std::filesystem::is_directory(folder));
+    try {
+      ReportDirLock second(folder);
+      ADD_FAILURE() << "a second lock on one folder was granted";
+    } catch (const ReportDirBusy& e) {
+      EXPECT_NE(std::string(e.what()).find(folder.generic_string() + ": another gemini-oracle"),
+                std::string::npos)
+          << e.what();
+    }
+    ReportDirLock moved(std::move(first));  // still held through the moved-to object
+    EXPECT_THROW(ReportDirLock again(folder), ReportDirBusy);
+  }
+  EXPECT_NO_THROW(ReportDirLock after(folder));
+  const auto file = dir.Write("plain", "x");
+  EXPECT_THROW(ReportDirLock beneath_a_file(file / "sub"), std::runtime_error);
+}
+
+// Lists each file once it is in place, and stops at the first that cannot be written: the
+// caller announces exactly what is there.
+TEST(WriteAll, ListsOnlyTheFilesWritten) {
+  testing::TempDir dir;
+  std::vector<std::string> written;
+  WriteAll(SampleIndex(), dir.path() / "all", nullptr, &written);
+  EXPECT_EQ(written, (std::vector<std::string>{"junit.xml", "summary.md", "summary.html",
+                                               "index.json"}));
+  EXPECT_EQ(WrittenReports("out", ReportFileNames(), written),
+            "out/{index.json,junit.xml,summary.md,summary.html}");
+  // A folder where summary.html's temporary file would go: that write fails (even as root).
+  dir.Write("some/.summary.html.partial/blocker", "x");
+  written.clear();
+  EXPECT_THROW(WriteAll(SampleIndex(), dir.path() / "some", nullptr, &written),
+               std::runtime_error);
+  EXPECT_EQ(written, (std::vector<std::string>{"junit.xml", "summary.md"}));
+  EXPECT_EQ(WrittenReports("out", ReportFileNames(), written), "out/{junit.xml,summary.md}");
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "some" / "index.json"));
+  EXPECT_EQ(WrittenReports("out", ReportFileNames(), {"junit.xml"}), "out/junit.xml");
+  EXPECT_EQ(WrittenReports("out", ReportFileNames(), {}), "none written in out");
+}
+
 }  // namespace
 // Escapes what starts inline markup, `$` included (refusal classes such as Outer$Inner would
 // otherwise render as math on GitHub), and turns line breaks into spaces.

@@ -1,4 +1,6 @@
 // The ids judge (ADR-226.1, 226.4) and the public-arguments judge (ADR-224.11).
+#include <algorithm>
+
 #include "tests/oracles/checks/checks_test_support.h"
 
 namespace gemini_oracle::checks {
@@ -209,6 +211,31 @@ TEST(Ids, AcceptsNullNativeIdKeptAndEchoedOrNot) {
       EXPECT_TRUE(findings.empty()) << Describe(findings);
     }
   }
+}
+
+// A null id left out on replay: Google reads null as unset, so the part is the same (§8.3);
+// not judged, never a finding. A dropped non-null member of the same part still is one.
+TEST(Ids, NullNativeIdLeftOutOnReplayIsNotJudged) {
+  const std::string dropped = Replace(kNullIdRequest2, R"({"functionCall":{"id":null,)",
+                                      R"({"functionCall":{)");
+  ASSERT_NE(dropped, kNullIdRequest2);
+  for (const Profile profile : {Profile::kAdr, Profile::kGemini}) {
+    for (const JudgeFn judge : {&JudgeIds, &JudgeResults, &JudgeReplay}) {
+      const auto findings = JudgeNullId(judge, dropped, profile);
+      EXPECT_TRUE(findings.empty()) << Describe(findings);
+    }
+  }
+  const auto c = MakeCase(kNullIdCase, "i_case.json");
+  const auto notes = JudgeReplay({c, MakeJournal({testing::kIdlessRequest1, dropped}),
+                                  testing::IdlessReport()});
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const Finding& f) {
+    return ReasonTag(f) == kNotJudged && f.clause == "ADR-224.8";
+  })) << Describe(notes);
+  const std::string name_dropped = Replace(kNullIdRequest2, R"("name":"weather",)"
+                                           R"("args")", R"("args")");
+  ASSERT_NE(name_dropped, kNullIdRequest2);
+  EXPECT_EQ(Where(JudgeNullId(&JudgeReplay, name_dropped, Profile::kAdr)),
+            (Places{{"ADR-224.8", "/contents/1/parts/0/functionCall/name"}}));
 }
 
 // A string id on the answer of a null-id call is still an id the server never sent.

@@ -344,5 +344,55 @@ TEST(Leaks, CatalogueWordsAreNeverContent) {
   EXPECT_GE(judged, 20u);
 }
 
+// A value streamed in pieces (INTERPRETING §5.6) is content once assembled: "Inns" and
+// "bruck" are each too short to look for, "Innsbruck" is not. Found whether the pieces came in
+// a scripted answer (several entries of one piece, or several pieces) or a carried capsule;
+// a message naming neither passes (negative control).
+TEST(Leaks, FindsAnArgumentAssembledFromPieces) {
+  const std::string parts = R"([
+      {"functionCall": {"name": "get_weather", "willContinue": true}},
+      {"functionCall": {"partialArgs": [{"jsonPath": "$.city", "stringValue": "Inns",
+                                         "willContinue": true}], "willContinue": true}},
+      {"functionCall": {"partialArgs": [{"jsonPath": "$.city", "stringValue": "bruck"}]}}])";
+  const std::string one_piece = R"([
+      {"functionCall": {"name": "get_weather", "partialArgs": [
+        {"jsonPath": "$.city", "stringValue": "Inns", "willContinue": true},
+        {"jsonPath": "$.city", "stringValue": "bruck"}]}}])";
+  const auto answered = [](const std::string& turn) {
+    return MakeCase(R"({
+      "description": "A call in pieces refused later.",
+      "clauses": ["ADR-226.B1"],
+      "exchanges": [{"user": "go", "response": {"body": {"candidates": [{"content": {
+        "role": "model", "parts": )" + turn + R"(}}]}}}],
+      "expect": {"outcome": "refuse", "error": "response.call_unfinished", "phase": "parse",
+                 "exchange": 1}})",
+                    "n_pieces.json");
+  };
+  const auto carried = [](const std::string& turn) {
+    return MakeCase(R"({
+      "description": "A carried call in pieces refused.",
+      "clauses": ["ADR-226.B1"],
+      "transcript": [{"role": "assistant", "id": "turn_1",
+        "provider_state": {"gemini": {"owner": "turn_1", "native_parts": )" + turn + R"(}}}],
+      "exchanges": [{"response": {"body": {}}}],
+      "expect": {"outcome": "refuse", "error": "binding.malformed", "phase": "build",
+                 "exchange": 1}})",
+                    "n_carried.json");
+  };
+  const auto journal = MakeJournal({});
+  const auto judge = [&](const model::Case& c, std::string message) {
+    model::DriverReport report;
+    report.refusal = model::Refusal{"binding.malformed", "build", 1, std::move(message), {}, {}};
+    return JudgeLeaks({c, journal, report});
+  };
+  for (const model::Case& c : {answered(parts), answered(one_piece), carried(parts)}) {
+    const auto findings = judge(c, "no weather for Innsbruck (part 2)");
+    ASSERT_EQ(findings.size(), 1u) << Describe(findings);
+    EXPECT_NE(findings[0].message.find("argument"), std::string::npos);
+    EXPECT_EQ(findings[0].message.find("Innsbruck"), std::string::npos);
+    EXPECT_TRUE(judge(c, "no weather for that place (part 2)").empty());
+  }
+}
+
 }  // namespace
 }  // namespace gemini_oracle::checks

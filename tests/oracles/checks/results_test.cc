@@ -495,5 +495,38 @@ TEST(ResultsOfCallInPieces, ClosingRequestAnswersTheCallOnce) {
       << Describe(no_id);
 }
 
+// A call whose id arrives only on a later piece (INTERPRETING §5.6 leaves it open, the reference
+// refuses it): an implementation that accepts it, binds the id and echoes it passes; one that
+// drops the id from the answer fails the echo (ADR-226.3). No id is invented either way.
+TEST(ResultsOfCallInPieces, IdOnlyOnALaterPieceIsTheCallsId) {
+  const std::string case_json = Replace(
+      Replace(std::string(testing::kPiecesCase),
+              R"({"functionCall": {"name": "f", "id": "c1", "willContinue": true}},)",
+              R"({"functionCall": {"name": "f", "willContinue": true}},)"),
+      R"({"functionCall": {"partialArgs": [{"jsonPath": "$.city", "stringValue": "Par",)",
+      R"({"functionCall": {"id": "c1", "partialArgs": [{"jsonPath": "$.city", "stringValue": "Par",)");
+  const std::string piece0 = R"({"functionCall":{"name":"f","willContinue":true}})";
+  const std::string piece1 = Replace(testing::kPiece1, R"({"functionCall":{)",
+                                     R"({"functionCall":{"id":"c1",)");
+  const std::string parts = piece0 + "," + piece1 + "," + testing::kPiece2 + "," +
+                            testing::kPiece3 + "," + testing::kWholeG;
+  const auto c = MakeCase(case_json);
+  const auto report = testing::PiecesReport();
+  const auto judge = [&](const std::string& answers) {
+    const auto journal =
+        MakeJournal({testing::kPiecesRequest1, testing::PiecesRequest2(parts, answers)});
+    const CaseRun run{c, journal, report};
+    auto findings = JudgeResults(run);
+    for (auto& f : JudgeIds(run)) findings.push_back(std::move(f));
+    return findings;
+  };
+  const auto bound = judge(testing::kAnswerF + "," + testing::kAnswerG);
+  EXPECT_TRUE(bound.empty()) << Describe(bound);
+  const auto dropped =
+      judge(Replace(testing::kAnswerF, R"("id":"c1",)", "") + "," + testing::kAnswerG);
+  EXPECT_EQ(Where(dropped), (Places{{"ADR-226.3", "/contents/2/parts/0/functionResponse"}}))
+      << Describe(dropped);
+}
+
 }  // namespace
 }  // namespace gemini_oracle::checks

@@ -505,7 +505,7 @@ TEST(CaseRules, RuleNamesAreUnique) {
   const auto& all = rules::AllRules();
   std::set<std::string_view> unique(all.begin(), all.end());
   EXPECT_EQ(unique.size(), all.size());
-  EXPECT_EQ(all.size(), 27u);
+  EXPECT_EQ(all.size(), 29u);
 }
 
 // Refuses a number no double holds (1e999), naming the file, line and column.
@@ -583,6 +583,76 @@ TEST_F(CaseLoaderTest, CheckRefusesNamesRunWouldSkip) {
   const CorpusCheck corpus = CheckCorpus(dir_.path(), loader_);
   EXPECT_EQ(OfRule(corpus.diagnostics, rules::kFileName).size(), 2u) << Dump(corpus.diagnostics);
   EXPECT_TRUE(corpus.cases.empty());
+}
+
+// The ids of a corpus's results: the cases', and each bad entry's (BadFixtureId).
+std::vector<std::string> ResultIds(const CorpusCheck& check, const std::filesystem::path& root) {
+  std::set<std::string> bad;
+  for (const auto& d : check.diagnostics) bad.insert(BadFixtureId(d.file, root));
+  std::vector<std::string> ids(bad.begin(), bad.end());
+  for (const auto& c : check.cases) ids.push_back(c.id);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+// y_twin.json, y_twin.JSON and y_twin.txt in one folder gave three results of one id: the
+// case keeps its id, each misnamed file is a bad fixture under its whole name.
+TEST_F(CaseLoaderTest, MisnamedTwinsOfACaseTakeIdsOfTheirOwn) {
+  dir_.Write("adr-226/y_twin.json", kGood);
+  dir_.Write("adr-226/y_twin.JSON", kGood);
+  dir_.Write("adr-226/y_twin.txt", kGood);
+  const CorpusCheck check = CheckCorpus(dir_.path(), loader_);
+  ASSERT_EQ(check.cases.size(), 1u) << Dump(check.diagnostics);
+  EXPECT_EQ(OfRule(check.diagnostics, rules::kFileName).size(), 2u) << Dump(check.diagnostics);
+  EXPECT_EQ(ResultIds(check, dir_.path()),
+            (std::vector<std::string>{"adr-226/y_twin", "adr-226/y_twin.JSON",
+                                      "adr-226/y_twin.txt"}));
+  // A name a case could have keeps the case id; any other keeps its extension.
+  EXPECT_EQ(BadFixtureId(dir_.path() / "adr-226/y_x.json", dir_.path()), "adr-226/y_x");
+  EXPECT_EQ(BadFixtureId(dir_.path() / "adr-226/y_x.streamed.json", dir_.path()),
+            "adr-226/y_x.streamed.json");
+  EXPECT_EQ(BadFixtureId(dir_.path() / "adr-226/y_X.json", dir_.path()), "adr-226/y_X.json");
+  EXPECT_EQ(BadFixtureId("elsewhere/y_x.txt", dir_.path()), "y_x.txt");
+}
+
+// An entry whose result would take a case's id (a file "y_same" beside "y_same.json") makes
+// the case a bad fixture too, one id.unique diagnostic naming the other entry: one result.
+TEST_F(CaseLoaderTest, ACaseWhoseIdABadEntryTakesIsRefused) {
+  dir_.Write("adr-226/y_same.json", kGood);
+  dir_.Write("adr-226/y_same", kGood);
+  dir_.Write("adr-226/y_other.json", kGood);
+  const CorpusCheck check = CheckCorpus(dir_.path(), loader_);
+  ASSERT_EQ(check.cases.size(), 1u) << Dump(check.diagnostics);
+  EXPECT_EQ(check.cases[0].id, "adr-226/y_other");
+  const auto clash = OfRule(check.diagnostics, rules::kIdUnique);
+  ASSERT_EQ(clash.size(), 1u) << Dump(check.diagnostics);
+  EXPECT_EQ(clash[0].file, File("adr-226/y_same.json"));
+  EXPECT_NE(clash[0].message.find("y_same, a bad fixture"), std::string::npos) << clash[0].message;
+  EXPECT_EQ(ResultIds(check, dir_.path()),
+            (std::vector<std::string>{"adr-226/y_other", "adr-226/y_same"}));
+  // `check` on the two files says the same.
+  const CorpusCheck named = CheckFiles(
+      {dir_.path() / "adr-226/y_same.json", dir_.path() / "adr-226/y_same"}, dir_.path(), loader_);
+  EXPECT_TRUE(named.cases.empty()) << Dump(named.diagnostics);
+  const auto named_clash = OfRule(named.diagnostics, rules::kIdUnique);
+  const auto on_case = [&](const Diagnostic& d) { return d.file == File("adr-226/y_same.json"); };
+  EXPECT_EQ(std::count_if(named_clash.begin(), named_clash.end(), on_case), 1)
+      << Dump(named.diagnostics);
+}
+
+// A folder named like a case file is a diagnostic of its own and is still walked: the case
+// inside it is kept, and the folder's result id is no case's.
+TEST_F(CaseLoaderTest, AFolderNamedLikeACaseIsReportedAndWalked) {
+  dir_.Write("adr-226/y_folder.json/y_inside.json", kGood);
+  const CorpusCheck check = CheckCorpus(dir_.path(), loader_);
+  const auto kind = OfRule(check.diagnostics, rules::kFileKind);
+  ASSERT_EQ(kind.size(), 1u) << Dump(check.diagnostics);
+  EXPECT_EQ(kind[0].file, File("adr-226/y_folder.json"));
+  EXPECT_EQ(kind[0].message, "a folder named like a case file; rename it");
+  ASSERT_EQ(check.cases.size(), 1u) << Dump(check.diagnostics);
+  EXPECT_EQ(check.cases[0].id, "adr-226/y_folder.json/y_inside");
+  EXPECT_EQ(ResultIds(check, dir_.path()),
+            (std::vector<std::string>{"adr-226/y_folder", "adr-226/y_folder.json/y_inside"}));
 }
 
 // Reports a FIFO, a dangling link, a loop of links and a link to a folder; nothing hangs
@@ -992,6 +1062,64 @@ TEST(CaseRules, CountsACallInPiecesOnce) {
                                                     Json::array({part})}}}}})}});
   }
   EXPECT_EQ(rules::CountFunctionCalls(chunks), 2u);
+}
+
+// INTERPRETING §5.6: a y_ or i_ case's answers and carried capsules keep the grammar of calls
+// in pieces (pieces.grammar, at the part where it breaks), which an n_ case may break; a case
+// holding a call in pieces cites only beyond clauses (pieces.level, at the clause), so the
+// judges' demotion of what rests on streamed capture applies to it.
+TEST_F(CaseLoaderTest, CallsInPiecesKeepTheGrammarAndCiteBeyondClauses) {
+  const std::string whole = R"({"functionCall": {"id": "a", "name": "f", "args": {}}},)";
+  const std::string opened = R"({"functionCall": {"id": "a", "name": "f", "willContinue": true}},)";
+  const std::string pieces =
+      opened + R"( {"functionCall": {"partialArgs": [{"jsonPath": "$.x", "numberValue": 1}]}},)";
+  const auto beyond = [](const std::string& text, const std::string& cited) {
+    return Replace(text, "\"clauses\": [\"" + cited + "\"]", R"("clauses": ["ADR-226.B1"])");
+  };
+  // Positive control: pieces that keep the grammar, the case citing ADR-226.B1.
+  const LoadedCase good = LoadText("adr-226/y_p.json", beyond(Replace(kGood, whole, pieces), "ADR-226.20"));
+  EXPECT_TRUE(good.diagnostics.empty()) << Dump(good.diagnostics);
+  // The same citing a must clause: at that clause (line 3, its value at column 15).
+  ExpectOnly(LoadText("adr-226/y_p.json", Replace(kGood, whole, pieces)), "adr-226/y_p.json",
+             rules::kPiecesLevel, 3, 15);
+  // A text part between a call's pieces: the grammar breaks at part 1 (line 10).
+  const std::string broken =
+      beyond(Replace(kGood, whole, opened + "\n        {\"text\": \"x\"},"), "ADR-226.20");
+  ExpectOnly(LoadText("adr-226/y_p.json", broken), "adr-226/y_p.json", rules::kPiecesGrammar, 10,
+             9);
+  // An n_ case shows such a refusal: no grammar finding.
+  const LoadedCase refused =
+      LoadText("adr-226/n_p.json",
+               beyond(Replace(kRefused, whole, opened + "\n        {\"text\": \"x\"},"), "ADR-226.5"));
+  EXPECT_TRUE(OfRule(refused.diagnostics, rules::kPiecesGrammar).empty()) << Dump(refused.diagnostics);
+  EXPECT_TRUE(OfRule(refused.diagnostics, rules::kPiecesLevel).empty()) << Dump(refused.diagnostics);
+  // A carried capsule breaking it (an orphan piece) in a y_ case: at its native part (line 4).
+  const std::string carried = Replace(
+      beyond(kGood, "ADR-226.20"), R"("features": ["parallel"],)",
+      R"("features": ["parallel"], "transcript": [{"role": "user", "content": "hi"}, {"role": "assistant", "id": "t0", "content": "", "provider_state": {"gemini": {"owner": "t0", "native_parts": [{"functionCall": {"partialArgs": []}}]}}}],)");
+  const auto found = OfRule(LoadText("adr-226/y_c.json", carried).diagnostics, rules::kPiecesGrammar);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].line, 4);
+  // A whole call with `willContinue: false` and `partialArgs` is one piece: no beyond premise.
+  const std::string one_piece = Replace(
+      kGood, whole,
+      R"({"functionCall": {"id": "a", "name": "f", "args": {"x": 1}, "willContinue": false, "partialArgs": [{"jsonPath": "$.x", "numberValue": 1}]}},)");
+  const LoadedCase single = LoadText("adr-226/y_p.json", one_piece);
+  EXPECT_TRUE(single.diagnostics.empty()) << Dump(single.diagnostics);
+  // What pieces assemble keeps §2's 1,024 members per object (json.depth, at the opening part).
+  const auto members = [&](int n) {
+    std::string entries;
+    for (int i = 0; i < n; ++i) {
+      entries += std::string(i == 0 ? "" : ", ") + R"({"jsonPath": "$.m)" + std::to_string(i) +
+                 R"(", "boolValue": true})";
+    }
+    return beyond(Replace(kGood, whole,
+                          opened + R"( {"functionCall": {"partialArgs": [)" + entries + "]}},"),
+                  "ADR-226.20");
+  };
+  EXPECT_TRUE(LoadText("adr-226/y_m.json", members(1024)).diagnostics.empty());
+  ExpectOnly(LoadText("adr-226/y_m.json", members(1025)), "adr-226/y_m.json", rules::kJsonDepth, 9,
+             9);
 }
 
 }  // namespace

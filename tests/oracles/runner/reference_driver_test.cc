@@ -2,9 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 
 #include "oracles/capture/capture_server.h"
+#include "oracles/runner/case_loader.h"
+#include "oracles/runner/suite_runner.h"
+#include "tests/mariadb_black_hole.h"
+#include "tests/source_root.h"
 #include "tests/temp_dir.h"
 
 namespace gemini_oracle::runner {
@@ -194,6 +200,40 @@ TEST(ReferenceDriver, StoreUrlSuspendsEveryConversation) {
   EXPECT_TRUE(report.persisted);
   EXPECT_FALSE(report.exchanges[0].stored_before_build.empty());
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "state.sqlite3"));
+}
+
+// A store that stops answering mid-run (a MariaDB server that greets and then never answers)
+// holds no case past its limit: the watchdog's cancel does not reach a store call, the store's
+// own timeouts, set from the case limit, do. The cases end as timeout or error, and the run ends.
+TEST(ReferenceDriver, StoreThatStopsAnsweringEndsTheCasesAtTheirLimit) {
+  testing::BlackHole mariadb;
+  const auto loader = CaseLoader::FromSourceRoot(testing::SourceRoot());
+  const CorpusCheck corpus = CheckCorpus(testing::SourceRoot() / "fixtures", loader, 1);
+  std::vector<Case> cases;
+  for (const Case& c : corpus.cases) {
+    if (c.id.rfind("persistence/y_", 0) == 0 && cases.size() < 2) cases.push_back(c);
+  }
+  ASSERT_EQ(cases.size(), 2u);
+  ReferenceDriver::StoreSettings settings;
+  settings.url = mariadb.Url();
+  settings.keyring = ref::Keyring::Ephemeral();
+  settings.wait_limit = std::chrono::seconds(1);
+  SuiteOptions options;
+  options.case_timeout = std::chrono::seconds(1);
+  options.jobs = 2;
+  const auto started = std::chrono::steady_clock::now();
+  const nlohmann::json results = RunSuite(
+      cases, loader.registry(), [&] { return std::make_unique<ReferenceDriver>(settings); },
+      options);
+  const double took =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::printf("two cases on a store that stopped answering, limit 1 s: %.2f s\n", took);
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& result : results) {
+    const std::string verdict = result["verdict"].get<std::string>();
+    EXPECT_TRUE(verdict == "timeout" || verdict == "error") << result.dump();
+  }
+  EXPECT_LT(took, 60.0);  // ends at all; the defect held each case 120 s
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 
+#include "oracles/runner/case_loader.h"
 #include "reference_impl/http_client.h"
 #include "tests/source_root.h"
 
@@ -495,6 +496,41 @@ TEST(RunSuite, BeyondOnlyCaseKeepsMustBeforeItsFirstStreamAndForPremiseFreeRules
       << leaked[0].dump(2);
 }
 
+// A carried call in pieces was captured from a stream before the case began (INTERPRETING §5.6
+// "Levels"): in a case citing only beyond clauses, a finding about any request carrying it gates
+// as beyond, request 1 included; the same case carrying a call sent whole keeps its level.
+TEST(RunSuite, BeyondOnlyCaseCarryingCallPiecesIsDemotedFromItsFirstRequest) {
+  const auto registry = ClauseRegistry::Load(ClausesPath(testing::SourceRoot()));
+  const auto with_parts = [&registry](const char* parts) {
+    Case c = MakeCase("streaming/y_c", {"ADR-226.B1"}, {"stream-capture", "replay"});
+    c.expected = c.expect.outcome = Expected::kAccept;
+    c.expect.requests = 1;
+    c.exchanges = {TextAnswer(false)};
+    c.transcript = Json::parse(std::string(R"([{"role":"user","content":"hi"},
+        {"role":"assistant","id":"turn_1","content":"","tool_calls":[],
+         "provider_state":{"gemini":{"owner":"turn_1","native_parts":)") + parts + "}}}]");
+    model::WireAssertion unmet;
+    unmet.request = 1;
+    unmet.pointer = "/contents/0/role";
+    unmet.equals = "model";
+    unmet.clause = "ADR-226.3";
+    c.expect.wire.push_back(unmet);
+    const std::string body = R"({"contents":[{"role":"user","parts":[{"text":"go"}]}]})";
+    return RunSuite(
+        {c}, registry,
+        [&] { return std::make_unique<ScriptedDriver>(std::vector<std::string>{body}, std::nullopt); },
+        SuiteOptions{})[0];
+  };
+  const nlohmann::json pieced = with_parts(
+      R"([{"functionCall":{"name":"f","willContinue":true}},)"
+      R"({"functionCall":{"partialArgs":[{"jsonPath":"$.a","numberValue":1}]}}])");
+  EXPECT_EQ(LevelsOf(pieced, "ADR-226.3"), (std::map<std::string, std::string>{{"1", "beyond"}}))
+      << pieced.dump(2);
+  const nlohmann::json whole = with_parts(R"([{"functionCall":{"name":"f","args":{"a":1}}}])");
+  EXPECT_EQ(LevelsOf(whole, "ADR-226.3"), (std::map<std::string, std::string>{{"1", "must"}}))
+      << whole.dump(2);
+}
+
 // A streaming-request twin refused while reading its streamed answer: the outcome finding is
 // ADR-226.B1's, beyond. Refused because its last request never streamed: it stays must.
 TEST(RunSuite, StreamingRequestTwinRefusedWhileReadingIsBeyond) {
@@ -971,6 +1007,109 @@ TEST(RunSuite, StopExplainedByAPublicCallFindingDecidesAtItsLevel) {
   EXPECT_EQ(altered["verdict"], "fail") << altered.dump(2);
   EXPECT_EQ(LevelsOf(altered, "ADR-224.11"), (std::map<std::string, std::string>{{"-", "must"}}))
       << altered.dump(2);
+}
+
+// Entries that would take one id (a folder "y_x.json" and a file "y_x") are one result that
+// names each file, never two results of one id; misnamed files keep their extension.
+TEST(BadFixtureResults, OneResultPerIdNamingEachFile) {
+  const std::vector<Diagnostic> diagnostics = {
+      {"fx/adr-226/y_x.json", 0, 0, "file.kind", "a folder named like a case file; rename it"},
+      {"fx/adr-226/y_x", 0, 0, "file.name", "named"},
+      {"fx/adr-226/y_x.JSON", 0, 0, "file.name", "named"}};
+  const nlohmann::json entries = BadFixtureResults(diagnostics, "fx", Shard{}, SuiteOptions{});
+  ASSERT_EQ(entries.size(), 2u) << entries.dump(2);
+  EXPECT_EQ(entries[0]["id"], "adr-226/y_x");
+  EXPECT_EQ(entries[0]["reason"], "bad fixture: 2 problems, first [file.name]");
+  ASSERT_EQ(entries[0]["diagnostics"].size(), 2u);
+  EXPECT_EQ(entries[0]["diagnostics"][0]["file"], "fx/adr-226/y_x");
+  EXPECT_EQ(entries[0]["diagnostics"][1]["file"], "fx/adr-226/y_x.json");
+  EXPECT_EQ(entries[1]["id"], "adr-226/y_x.JSON");
+  EXPECT_FALSE(entries[1]["diagnostics"][0].contains("file"));  // one file: the result's own
+}
+
+// A bad entry whose id a run's result has (a streamed twin's id taken by a misnamed file) is
+// one result: the bad fixture's, saying so; ids stay unique and sorted.
+TEST(AddBadFixtureResults, KeepsIdsUnique) {
+  nlohmann::json results = nlohmann::json::parse(R"([
+      {"id": "a/y_x", "verdict": "pass", "file": "a/y_x.json"},
+      {"id": "a/y_x.streamed", "verdict": "pass", "file": "a/y_x.json"}])");
+  const nlohmann::json bad = nlohmann::json::parse(R"([
+      {"id": "a/y_x.streamed", "verdict": "error", "bad_fixture": true,
+       "diagnostics": [{"line": 0, "column": 0, "rule": "file.name", "message": "m"}]},
+      {"id": "a/n_b", "verdict": "error", "bad_fixture": true, "diagnostics": []}])");
+  AddBadFixtureResults(results, bad);
+  ASSERT_EQ(results.size(), 3u) << results.dump(2);
+  EXPECT_EQ(results[0]["id"], "a/n_b");
+  EXPECT_EQ(results[1]["id"], "a/y_x");
+  EXPECT_EQ(results[2]["id"], "a/y_x.streamed");
+  EXPECT_EQ(results[2]["verdict"], "error");
+  ASSERT_EQ(results[2]["diagnostics"].size(), 2u);
+  EXPECT_EQ(results[2]["diagnostics"][1]["rule"], "id.unique");
+}
+
+// A driver that contacts nothing and reports an empty conversation.
+class ContactsNothingDriver : public Driver {
+ public:
+  std::string Name() const override { return "contacts-nothing"; }
+  DriverReport Run(const Case&, const std::string&) override { return DriverReport{}; }
+};
+
+// A case in which nothing happened is not run, and a case not run is never `pass`, whatever
+// its clauses' level: the two open-only cases of the corpus, and any case made open-only.
+// Where a gating finding exists (a must case), the failure stands.
+TEST(RunSuite, ACaseInWhichNothingHappenedIsNeverAPass) {
+  const auto loader = CaseLoader::FromSourceRoot(testing::SourceRoot());
+  const auto corpus = CheckCorpus(testing::SourceRoot() / "fixtures" / "adr-224", loader);
+  std::vector<Case> cases;
+  for (const auto& c : corpus.cases) {
+    if (c.id == "y_nested_empty_object_in_args_stays_object" ||
+        c.id == "y_nested_empty_object_in_result_stays_object") {
+      cases.push_back(c);
+    }
+  }
+  ASSERT_EQ(cases.size(), 2u);
+  Case made_open = corpus.cases.front();  // any case, its clauses made open
+  made_open.id = "made_open";
+  made_open.clauses = {"ADR-224.F1"};
+  cases.push_back(made_open);
+  Case must = cases[0];
+  must.id = "must";
+  must.clauses = {"ADR-224.12"};
+  cases.push_back(must);
+  const nlohmann::json results = RunSuite(
+      cases, loader.registry(), [] { return std::make_unique<ContactsNothingDriver>(); },
+      SuiteOptions{});
+  ASSERT_EQ(results.size(), 4u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(results[i]["verdict"], "error") << results[i].dump(2);
+    EXPECT_EQ(results[i]["reason"].get<std::string>().rfind("not run: no request went out", 0), 0u)
+        << results[i].dump(2);
+    EXPECT_EQ(results[i]["requests"], 0);
+  }
+  EXPECT_EQ(results[3]["verdict"], "fail") << results[3].dump(2);
+}
+
+// The same for an i_ case: one that nothing happened in is not run (`error`), never
+// `implementation_defined` (which says the implementation chose one of the allowed behaviours).
+TEST(RunSuite, AnImplementationDefinedCaseInWhichNothingHappenedIsNotRun) {
+  const auto loader = CaseLoader::FromSourceRoot(testing::SourceRoot());
+  const auto corpus = CheckCorpus(testing::SourceRoot() / "fixtures" / "adr-224", loader);
+  std::vector<Case> cases;
+  for (const auto& c : corpus.cases) {
+    if (c.id.rfind("i_", 0) == 0 && !c.exchanges.empty()) cases.push_back(c);
+  }
+  ASSERT_FALSE(cases.empty());
+  ASSERT_EQ(cases.front().expected, Expected::kImplementationDefined);
+  const nlohmann::json results = RunSuite(
+      cases, loader.registry(), [] { return std::make_unique<ContactsNothingDriver>(); },
+      SuiteOptions{});
+  ASSERT_EQ(results.size(), cases.size());
+  for (const auto& result : results) {
+    EXPECT_EQ(result["verdict"], "error") << result.dump(2);
+    EXPECT_EQ(result["reason"].get<std::string>().rfind("not run: no request went out", 0), 0u)
+        << result.dump(2);
+    EXPECT_EQ(result["requests"], 0);
+  }
 }
 
 }  // namespace

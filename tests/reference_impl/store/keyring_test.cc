@@ -1,8 +1,12 @@
 #include "reference_impl/store/keyring.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <system_error>
 #include <map>
 #include <optional>
 #include <regex>
@@ -62,7 +66,7 @@ TEST(Keyring, KeyIdIsDerivedFromTheKey) {
 // Reads a key file: comments, blank lines and surrounding whitespace ignored, first key current.
 TEST(Keyring, FromFileReadsKeysInOrder) {
   gemini_oracle::testing::TempDir dir;
-  const auto file = dir.Write(
+  const auto file = dir.WritePrivate(
       "keys", std::string("# state keys\n\n  ") + kKeyB + "  \r\n\t# old\n" + kKeyA + "\n");
   const Keyring ring = Keyring::FromFile(file);
   ASSERT_EQ(ring.keys().size(), 2u);
@@ -83,7 +87,7 @@ TEST(Keyring, MalformedLineNamesFileAndLineOnly) {
       std::string(kKeyA).substr(0, 32) + " " + std::string(kKeyA).substr(32),
   };
   for (const auto& bad : bad_lines) {
-    const auto file = dir.Write("keys", std::string("# comment\n") + kKeyB + "\n" + bad + "\n");
+    const auto file = dir.WritePrivate("keys", std::string("# comment\n") + kKeyB + "\n" + bad + "\n");
     const auto error = ErrorOf([&] { Keyring::FromFile(file); });
     ASSERT_TRUE(error.has_value()) << bad;
     EXPECT_EQ(error->code(), "store.key_malformed");
@@ -98,7 +102,7 @@ TEST(Keyring, MalformedLineNamesFileAndLineOnly) {
 TEST(Keyring, MissingFileOrNoKeyIsKeyMissing) {
   gemini_oracle::testing::TempDir dir;
   EXPECT_EQ(CodeOf([&] { Keyring::FromFile(dir.path() / "absent"); }), "store.key_missing");
-  EXPECT_EQ(CodeOf([&] { Keyring::FromFile(dir.Write("empty", "# none\n\n")); }),
+  EXPECT_EQ(CodeOf([&] { Keyring::FromFile(dir.WritePrivate("empty", "# none\n\n")); }),
             "store.key_missing");
   EXPECT_EQ(CodeOf([&] { Keyring::FromKeys({}); }), "store.key_missing");
 }
@@ -106,7 +110,7 @@ TEST(Keyring, MissingFileOrNoKeyIsKeyMissing) {
 // Takes the key file variable first, then the key variable, and refuses neither being set.
 TEST(Keyring, FromEnvironmentPrefersTheKeyFile) {
   gemini_oracle::testing::TempDir dir;
-  const auto file = dir.Write("keys", std::string(kKeyA) + "\n");
+  const auto file = dir.WritePrivate("keys", std::string(kKeyA) + "\n");
   ScopedEnv env;
   env.Set("GEMINI_ORACLE_STATE_KEY_FILE", file.c_str());
   env.Set("GEMINI_ORACLE_STATE_KEY", kKeyB);
@@ -137,6 +141,70 @@ TEST(Keyring, NewKeysAreRandomAndIdsFollowTheKey) {
   EXPECT_EQ(Keyring::FromKeys({forged}).Current().id, a.id);
   EXPECT_EQ(Keyring::KeyFromHex(KeyToHex(a)).bytes, a.bytes);
   EXPECT_EQ(CodeOf([] { Keyring::KeyFromHex("abc"); }), "store.key_malformed");
+}
+
+// Refuses a key file its group or others may write, naming the file and its mode and never the
+// key, through the environment variable too; one they may only read is used with a warning
+// (secret mounts are often 0644 or 0444); a private one without a word.
+TEST(Keyring, KeyFileOthersMayWriteIsRefusedReadableIsWarned) {
+  gemini_oracle::testing::TempDir dir;
+  const auto file = dir.WritePrivate("keys", std::string(kKeyA) + "\n");
+  for (const auto mode : {0620, 0602, 0660, 0666}) {
+    std::filesystem::permissions(file, static_cast<std::filesystem::perms>(mode));
+    const auto error = ErrorOf([&] { Keyring::FromFile(file); });
+    ASSERT_TRUE(error.has_value()) << std::oct << mode;
+    EXPECT_EQ(error->code(), "store.key_exposed");
+    char text[8];
+    std::snprintf(text, sizeof text, "%04o", static_cast<unsigned>(mode));
+    const std::string what = error->what();
+    EXPECT_NE(what.find(file.string() + ", mode " + text), std::string::npos) << what;
+    EXPECT_EQ(what.find(std::string(kKeyA).substr(0, 16)), std::string::npos) << what;
+  }
+  {
+    ScopedEnv env;
+    env.Set("GEMINI_ORACLE_STATE_KEY_FILE", file.c_str());
+    EXPECT_EQ(CodeOf([] { Keyring::FromEnvironment(); }), "store.key_exposed");
+  }
+  for (const auto mode : {0644, 0640, 0604, 0444}) {
+    std::filesystem::permissions(file, static_cast<std::filesystem::perms>(mode));
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(Keyring::FromFile(file).Current().id, Keyring::KeyFromHex(kKeyA).id);
+    const std::string warned = ::testing::internal::GetCapturedStderr();
+    EXPECT_NE(warned.find("warning: the key file " + file.string()), std::string::npos) << warned;
+    EXPECT_EQ(warned.find(std::string(kKeyA).substr(0, 16)), std::string::npos) << warned;
+  }
+  for (const auto mode : {0600, 0400}) {
+    std::filesystem::permissions(file, static_cast<std::filesystem::perms>(mode));
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(Keyring::FromFile(file).Current().id, Keyring::KeyFromHex(kKeyA).id);
+    EXPECT_EQ(::testing::internal::GetCapturedStderr(), "");
+  }
+}
+
+// Writes a new key file with mode 600 whatever the umask, readable back as the same key, and
+// never replaces what is at the name: a file, or a link to one.
+TEST(Keyring, NewKeyFileIsPrivateAndNeverReplacesAFile) {
+  gemini_oracle::testing::TempDir dir;
+  const StateKey key = Keyring::NewKey();
+  const auto file = dir.path() / "state.key";
+  const mode_t umask_before = ::umask(0);
+  WriteNewKeyFile(file, key);
+  ::umask(umask_before);
+  EXPECT_EQ(std::filesystem::status(file).permissions(),
+            std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  EXPECT_EQ(Keyring::FromFile(file).Current().bytes, key.bytes);
+  const std::string before = gemini_oracle::testing::ReadText(file);
+  try {
+    WriteNewKeyFile(file, Keyring::NewKey());
+    ADD_FAILURE() << "an existing key file was replaced";
+  } catch (const std::system_error& e) {
+    EXPECT_EQ(e.code(), std::errc::file_exists);
+  }
+  EXPECT_EQ(gemini_oracle::testing::ReadText(file), before);
+  const auto target = dir.WritePrivate("elsewhere", "kept\n");
+  std::filesystem::create_symlink(target, dir.path() / "link.key");
+  EXPECT_THROW(WriteNewKeyFile(dir.path() / "link.key", key), std::system_error);
+  EXPECT_EQ(gemini_oracle::testing::ReadText(target), "kept\n");
 }
 
 }  // namespace

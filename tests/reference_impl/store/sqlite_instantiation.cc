@@ -31,6 +31,27 @@ TEST(SqliteStore, CreatesTheFileButNotItsFolder) {
             "store.unavailable");
 }
 
+// Takes everything after "sqlite:" as a literal path: "file:...?mode=memory" is a file of that
+// very name in the working folder, never an SQLite URI whose query makes an in-memory database,
+// and ":memory:" is a file too; what is suspended there is read back by a new opening.
+TEST(SqliteStore, PathIsNeverAnSqliteUri) {
+  gemini_oracle::testing::TempDir dir;
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir.path());
+  for (const std::string path : {"file:x.db?mode=memory", "file:y.db?nolock=1", ":memory:"}) {
+    const Keyring keyring = Keyring::FromKeys({Keyring::NewKey()});
+    OpenStateStore("sqlite:" + path, keyring)->Suspend("c", ConversationState{}, 0);
+    EXPECT_TRUE(std::filesystem::is_regular_file(dir.path() / path)) << path;
+    EXPECT_EQ(OpenStateStore("sqlite:" + path, keyring, StoreOpening::kExistingOnly)
+                  ->ConversationIds()
+                  .size(),
+              1u)
+        << path;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "x.db"));
+  std::filesystem::current_path(cwd);
+}
+
 // Refuses a file that is not a database, without changing it.
 TEST(SqliteStore, NotADatabaseIsUnavailable) {
   gemini_oracle::testing::TempDir dir;
