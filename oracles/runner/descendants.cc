@@ -42,6 +42,8 @@ sigset_t original_mask;
 std::terminate_handler previous_terminate = nullptr;
 // This thread holds `starting` (StartGroup, EndAll) or is inside EndAll: std::terminate raised
 // there must neither lock `starting` again (a deadlock) nor end everything twice.
+// Set by the signal thread before it ends everything: the process is to die by that signal.
+std::atomic<bool> stopping_by_signal{false};
 thread_local bool holds_starting = false;
 thread_local bool inside_end_all = false;
 
@@ -175,6 +177,7 @@ void SweepChildren() {
                                                 : "SIGHUP") +
                            "; ending the processes it started\n";
   [[maybe_unused]] const ssize_t w = ::write(STDERR_FILENO, line.data(), line.size());
+  stopping_by_signal = true;
   EndAll();
   DieBy(number);
 }
@@ -221,7 +224,13 @@ void EndAllOnExit(const char* who) {
   }
   ::pthread_sigmask(SIG_BLOCK, &stop_signals, &original_mask);
   ::pthread_atfork(nullptr, nullptr, InForkedChild);
-  std::atexit([] { EndAll(); });
+  std::atexit([] {
+    EndAll();
+    // The run ended while a stop signal is being handled (its cases cut short): the signal
+    // thread is about to end the process by that signal; an ordinary exit status must not
+    // win the race. Bounded, should that thread never get there.
+    for (int i = 0; stopping_by_signal && i < 1000; ++i) ::usleep(10000);
+  });
   previous_terminate = std::set_terminate(OnTerminate);
   try {
     std::thread(WaitForStopSignal, std::string(who)).detach();
