@@ -25,6 +25,7 @@
 #include <thread>
 #include <vector>
 
+#include "tests/loopback_client.h"
 #include "tests/temp_dir.h"
 
 extern char** environ;
@@ -144,31 +145,9 @@ class Serve {
   std::optional<int> exit_status_;
 };
 
-int ConnectTo(int port) {
-  const int sock = ::socket(AF_INET, SOCK_STREAM, 0);
-  timeval wait{10, 0};
-  ::setsockopt(sock, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait);
-  ::setsockopt(sock, SOL_SOCKET, SO_SNDTIMEO, &wait, sizeof wait);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<std::uint16_t>(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(sock, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
-    ::close(sock);
-    return -1;
-  }
-  return sock;
-}
+int ConnectTo(int port) { return gemini_oracle::testing::ConnectLoopback(port, 10); }
 
-bool SendAll(int sock, const std::string& bytes) {
-  std::size_t sent = 0;
-  while (sent < bytes.size()) {
-    const ssize_t n = ::send(sock, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-    if (n <= 0) return false;
-    sent += static_cast<std::size_t>(n);
-  }
-  return true;
-}
+using gemini_oracle::testing::SendAll;
 
 // The JSON answer of a refused request, or a note of what came instead.
 nlohmann::json Answer(const httplib::Result& result, int& status) {

@@ -15,6 +15,8 @@
 #include <system_error>
 #include <thread>
 
+#include "tests/loopback_client.h"
+
 namespace gemini_oracle::capture {
 namespace {
 
@@ -112,29 +114,9 @@ TEST(GrowingTaskQueue, RetiresIdleWorkersDownToTheMinimum) {
   EXPECT_EQ(done.load(), 1);
 }
 
-// A connected loopback client socket, or -1.
-int ConnectTo(int port) {
-  const int sock = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_port = htons(static_cast<std::uint16_t>(port));
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(sock, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) {
-    ::close(sock);
-    return -1;
-  }
-  return sock;
-}
+int ConnectTo(int port) { return gemini_oracle::testing::ConnectLoopback(port); }
 
-bool SendAll(int sock, const std::string& bytes) {
-  std::size_t sent = 0;
-  while (sent < bytes.size()) {
-    const ssize_t n = ::send(sock, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-    if (n <= 0) return false;
-    sent += static_cast<std::size_t>(n);
-  }
-  return true;
-}
+using gemini_oracle::testing::SendAll;
 
 // The status code of the first answer on `sock` (0 when none came within 10 s).
 int ReadStatus(int sock) {
